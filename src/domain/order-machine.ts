@@ -1,0 +1,208 @@
+import { AppError } from './errors.ts';
+import type { Order, OrderStatus } from './order.ts';
+import { hasAtLeast, type DeskRole } from './roles.ts';
+import type { ActivityKind } from './entities.ts';
+
+/** Workflow actions a desk member can take on an order (the `order-action` function). */
+export const ORDER_ACTIONS = [
+  'claim',
+  'unclaim',
+  'take-over',
+  'start',
+  'ready',
+  'fulfil',
+  'cancel',
+] as const;
+
+/** One of {@link ORDER_ACTIONS}. */
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+
+/** Who is acting: the caller's user id, display name and desk role (null: not a member). */
+export interface Actor {
+  id: string;
+  name: string;
+  role: DeskRole | null;
+}
+
+/** An action request as the client sends it. */
+export interface OrderActionRequest {
+  orderId: string;
+  action: OrderAction;
+  expectedRev: number;
+  amountCents?: number;
+}
+
+/** The fields an accepted action changes, and the activity record it writes. */
+export interface OrderChange {
+  patch: Partial<Order> & { rev: number; updatedById: string; updatedByName: string };
+  activity: { kind: ActivityKind; data: Record<string, unknown> };
+}
+
+/** Pending orders unpaid for this long are canceled by `expire-pending`. */
+export const PENDING_PAYMENT_TTL_MS = 30 * 60 * 1000;
+
+const WORKING: readonly OrderStatus[] = ['paid', 'preparing', 'ready'];
+const CANCELABLE: readonly OrderStatus[] = [
+  'pending_payment',
+  'payment_failed',
+  'paid',
+  'preparing',
+  'ready',
+];
+
+const NEXT_STATUS: Partial<Record<OrderAction, { from: OrderStatus; to: OrderStatus }>> = {
+  start: { from: 'paid', to: 'preparing' },
+  ready: { from: 'preparing', to: 'ready' },
+  fulfil: { from: 'ready', to: 'fulfilled' },
+};
+
+const STATUS_PHRASE: Record<OrderStatus, string> = {
+  pending_payment: 'This order is still awaiting payment.',
+  payment_failed: 'This order’s payment failed.',
+  paid: 'This order has not been started yet.',
+  preparing: 'This order is already being prepared.',
+  ready: 'This order is already ready.',
+  fulfilled: 'This order is already fulfilled.',
+  canceled: 'This order was canceled.',
+  refunded: 'This order was refunded.',
+};
+
+const ACTION_VERB: Record<OrderAction, string> = {
+  claim: 'claim orders',
+  unclaim: 'release orders',
+  'take-over': 'take over orders',
+  start: 'start orders',
+  ready: 'mark orders ready',
+  fulfil: 'fulfil orders',
+  cancel: 'cancel orders',
+};
+
+/** Whether `value` names an {@link OrderAction}. */
+export function isOrderAction(value: unknown): value is OrderAction {
+  return typeof value === 'string' && (ORDER_ACTIONS as readonly string[]).includes(value);
+}
+
+/** The message shown when an action is refused because of the order's status. */
+export function invalidTransitionMessage(status: OrderStatus): string {
+  return STATUS_PHRASE[status];
+}
+
+function conflict(order: Order, actor: Actor): AppError {
+  const holder = order.assigneeId && order.assigneeId !== actor.id ? order.assigneeName : null;
+  const who = holder ?? order.updatedByName ?? 'Someone';
+  const message = holder
+    ? `${who} claimed this order a moment ago.`
+    : `${who} changed this order a moment ago.`;
+  return new AppError('ORDER_CONFLICT', message, { currentRev: order.rev, by: who });
+}
+
+function heldByOther(order: Order, actor: Actor): boolean {
+  return order.assigneeId !== null && order.assigneeId !== actor.id;
+}
+
+/**
+ * Decides whether `actor` may apply `action` to `order` and what it changes. Pure: the
+ * `order-action` function writes the result, and the store applies it optimistically.
+ * Checks, in order: membership and role, `rev` freshness, the state machine, the holder.
+ */
+export function decideOrderAction(
+  order: Order,
+  request: Pick<OrderActionRequest, 'action' | 'expectedRev'>,
+  actor: Actor,
+  now: number,
+): OrderChange | AppError {
+  const { action } = request;
+  if (actor.role === null) {
+    return new AppError('FORBIDDEN', 'You don’t have permission to work on orders.');
+  }
+  const managerOnly = action === 'take-over' || action === 'cancel';
+  if (managerOnly && !hasAtLeast(actor.role, 'manager')) {
+    return new AppError('FORBIDDEN', `You don’t have permission to ${ACTION_VERB[action]}.`);
+  }
+  if (request.expectedRev !== order.rev) return conflict(order, actor);
+
+  const isManager = hasAtLeast(actor.role, 'manager');
+  const base = { rev: order.rev + 1, updatedById: actor.id, updatedByName: actor.name };
+  const assign = { assigneeId: actor.id, assigneeName: actor.name };
+
+  switch (action) {
+    case 'claim':
+    case 'take-over': {
+      if (!WORKING.includes(order.status)) return invalid(order.status);
+      if (order.assigneeId === actor.id) {
+        return new AppError('INVALID_TRANSITION', 'You already hold this order.');
+      }
+      if (action === 'claim' && heldByOther(order, actor)) return conflict(order, actor);
+      return {
+        patch: { ...base, ...assign },
+        activity: {
+          kind: 'claimed',
+          data: {
+            action,
+            previousAssigneeId: order.assigneeId,
+            previousAssigneeName: order.assigneeName,
+          },
+        },
+      };
+    }
+    case 'unclaim': {
+      if (!WORKING.includes(order.status)) return invalid(order.status);
+      if (order.assigneeId === null) {
+        return new AppError('INVALID_TRANSITION', 'This order is not claimed.');
+      }
+      if (heldByOther(order, actor) && !isManager) return conflict(order, actor);
+      return {
+        patch: { ...base, assigneeId: null, assigneeName: null },
+        activity: { kind: 'unclaimed', data: { previousAssigneeId: order.assigneeId } },
+      };
+    }
+    case 'start':
+    case 'ready':
+    case 'fulfil': {
+      const step = NEXT_STATUS[action]!;
+      if (order.status !== step.from) return invalid(order.status);
+      if (heldByOther(order, actor) && !isManager) return conflict(order, actor);
+      const timestamps: Pick<Partial<Order>, 'startedAt' | 'readyAt' | 'fulfilledAt'> = action ===
+      'start'
+        ? { startedAt: now }
+        : action === 'ready'
+          ? { readyAt: now }
+          : { fulfilledAt: now };
+      return {
+        patch: {
+          ...base,
+          ...(order.assigneeId === null ? assign : {}),
+          ...timestamps,
+          status: step.to,
+        },
+        activity: { kind: 'status', data: { action, from: order.status, to: step.to } },
+      };
+    }
+    case 'cancel': {
+      if (!CANCELABLE.includes(order.status)) return invalid(order.status);
+      return {
+        patch: { ...base, status: 'canceled', canceledAt: now },
+        activity: { kind: 'canceled', data: { from: order.status, by: 'manager' } },
+      };
+    }
+  }
+}
+
+function invalid(status: OrderStatus): AppError {
+  return new AppError('INVALID_TRANSITION', invalidTransitionMessage(status), { status });
+}
+
+/** Whether `expire-pending` should cancel this order at time `now`. */
+export function isExpiredPending(order: Pick<Order, 'status' | 'createdAt'>, now: number): boolean {
+  return order.status === 'pending_payment' && now - order.createdAt >= PENDING_PAYMENT_TTL_MS;
+}
+
+/** The actions the UI should offer `actor` for `order` (those {@link decideOrderAction} accepts). */
+export function availableActions(order: Order, actor: Actor, now = Date.now()): OrderAction[] {
+  return ORDER_ACTIONS.filter(
+    (action) =>
+      !(
+        decideOrderAction(order, { action, expectedRev: order.rev }, actor, now) instanceof AppError
+      ),
+  );
+}
