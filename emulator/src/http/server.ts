@@ -1,0 +1,333 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { Backend } from '../backend.ts';
+import type { Identity } from '../core/auth.ts';
+import type { RequestContext, UploadedFile } from './context.ts';
+import { ApiError, APPWRITE_VERSION } from './errors.ts';
+import { parseQueryString } from './query-string.ts';
+import type { Cookie, Reply } from './reply.ts';
+
+/** Largest request body accepted (a 5 MiB upload chunk plus multipart overhead, or a 10 MB execution body). */
+export const MAX_BODY_BYTES = 12 * 1024 * 1024;
+
+const ALLOWED_HEADERS = [
+  'Accept',
+  'Origin',
+  'Cookie',
+  'Set-Cookie',
+  'Content-Type',
+  'Content-Range',
+  'Range',
+  'Cache-Control',
+  'Expires',
+  'Pragma',
+  'X-Appwrite-Project',
+  'X-Appwrite-Key',
+  'X-Appwrite-Dev-Key',
+  'X-Appwrite-Locale',
+  'X-Appwrite-Mode',
+  'X-Appwrite-JWT',
+  'X-Appwrite-Response-Format',
+  'X-Appwrite-Timeout',
+  'X-Appwrite-ID',
+  'X-Appwrite-Timestamp',
+  'X-Appwrite-Session',
+  'X-Appwrite-Platform',
+  'X-SDK-Version',
+  'X-SDK-Name',
+  'X-SDK-Language',
+  'X-SDK-Platform',
+  'X-SDK-GraphQL',
+  'X-SDK-Profile',
+  'X-Fallback-Cookies',
+  'X-Requested-With',
+  'X-Forwarded-For',
+  'X-Forwarded-User-Agent',
+].join(', ');
+
+function corsHeaders(origin: string | undefined): Record<string, string> {
+  return {
+    'Access-Control-Allow-Origin': origin ?? '*',
+    'Access-Control-Allow-Credentials': 'true',
+    'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE',
+    'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+    'Access-Control-Expose-Headers': 'X-Appwrite-Session, X-Fallback-Cookies',
+    Vary: 'Origin',
+  };
+}
+
+function serializeCookie(cookie: Cookie): string {
+  const parts = [`${cookie.name}=${cookie.value}`, 'path=/'];
+  if (cookie.expires) parts.push(`expires=${cookie.expires.toUTCString()}`);
+  if (cookie.httpOnly !== false) parts.push('httponly');
+  if (cookie.sameSite) parts.push(`samesite=${cookie.sameSite}`);
+  return parts.join('; ');
+}
+
+/** Reads the request body, refusing more than {@link MAX_BODY_BYTES}. */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(
+          new ApiError('general_argument_invalid', `Request body is larger than ${limit} bytes.`),
+        );
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+async function parseBody(
+  req: IncomingMessage,
+  url: URL,
+): Promise<{ input: Record<string, unknown>; files: Record<string, UploadedFile> }> {
+  const files: Record<string, UploadedFile> = {};
+  if (req.method === 'GET' || req.method === 'HEAD') return { input: {}, files };
+  const body = await readBody(req);
+  if (body.length === 0) return { input: {}, files };
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  if (type.startsWith('multipart/form-data')) {
+    let form: FormData;
+    try {
+      form = await new Request(url, {
+        method: 'POST',
+        headers: { 'content-type': req.headers['content-type']! },
+        body: new Uint8Array(body),
+      }).formData();
+    } catch {
+      throw new ApiError('general_argument_invalid', 'The multipart body could not be parsed.');
+    }
+    const input: Record<string, unknown> = {};
+    for (const [key, value] of form) {
+      if (typeof value !== 'string') {
+        files[key] = {
+          name: value.name,
+          type: value.type,
+          data: Buffer.from(await value.arrayBuffer()),
+        };
+        continue;
+      }
+      if (key.endsWith('[]')) {
+        const name = key.slice(0, -2);
+        const list = (input[name] as unknown[] | undefined) ?? [];
+        list.push(value);
+        input[name] = list;
+      } else {
+        input[key] = value;
+      }
+    }
+    return { input, files };
+  }
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    return { input: parseQueryString(body.toString('utf8')), files };
+  }
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new ApiError('general_argument_invalid', 'The request body must be a JSON object.');
+    }
+    return { input: parsed as Record<string, unknown>, files };
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(
+      'general_argument_invalid',
+      `The request body is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+}
+
+function parseCookies(header: string | undefined): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const index = part.indexOf('=');
+    if (index > 0)
+      cookies[part.slice(0, index).trim()] = decodeURIComponent(part.slice(index + 1).trim());
+  }
+  return cookies;
+}
+
+/**
+ * Who is calling: an API key (`X-Appwrite-Key`), a JWT (`X-Appwrite-JWT`), a session
+ * (cookie, `X-Appwrite-Session` or `X-Fallback-Cookies`), or a guest. An unknown key or
+ * session makes the caller a guest, as on Appwrite; an invalid JWT is an error.
+ */
+export function resolveIdentity(
+  backend: Backend,
+  headers: IncomingMessage['headers'],
+  query: Record<string, unknown> = {},
+): Identity {
+  const { auth, config } = backend;
+  const key = headers['x-appwrite-key'];
+  if (typeof key === 'string' && key !== '') {
+    const resolved = auth.resolveKey(key);
+    if (resolved === 'expired') throw new ApiError('project_key_expired');
+    if (resolved) return auth.keyIdentity(resolved);
+    return auth.guestIdentity();
+  }
+  const jwt = headers['x-appwrite-jwt'] ?? (typeof query.jwt === 'string' ? query.jwt : undefined);
+  if (typeof jwt === 'string' && jwt !== '') {
+    const resolved = auth.resolveJwt(jwt);
+    if (!resolved) throw new ApiError('user_jwt_invalid');
+    return auth.userIdentity(resolved.user, resolved.session);
+  }
+  const cookieName = `a_session_${config.projectId}`;
+  const cookies = parseCookies(headers.cookie);
+  const candidates = [
+    cookies[cookieName],
+    cookies[`${cookieName}_legacy`],
+    headers['x-appwrite-session'],
+  ];
+  const fallback = headers['x-fallback-cookies'];
+  if (typeof fallback === 'string' && fallback !== '') {
+    try {
+      const parsed = JSON.parse(fallback) as Record<string, unknown>;
+      if (typeof parsed[cookieName] === 'string') candidates.push(parsed[cookieName]);
+    } catch {
+      // an unreadable fallback cookie is ignored, as Appwrite does
+    }
+  }
+  for (const candidate of candidates) {
+    if (typeof candidate !== 'string' || candidate === '') continue;
+    const resolved = auth.resolveSession(candidate);
+    if (resolved) return auth.userIdentity(resolved.user, resolved.session);
+  }
+  return auth.guestIdentity();
+}
+
+/** Describes a caller in "missing scope" messages, as Appwrite does. */
+function callerLabel(identity: Identity, projectId: string): string {
+  if (identity.kind === 'key') return `app.${projectId}@service.localhost (role: applications)`;
+  if (identity.kind === 'user') return `${identity.user.email || identity.user.id} (role: users)`;
+  return 'User (role: guests)';
+}
+
+/** Whether `identity` holds `scope` (the bootstrap key holds every scope). */
+export function hasScope(identity: Identity, scope: string): boolean {
+  return scope === 'public' || identity.scopes.has('*') || identity.scopes.has(scope);
+}
+
+function send(res: ServerResponse, reply: Reply, origin: string | undefined): void {
+  const headers: Record<string, string | string[]> = {
+    ...corsHeaders(origin),
+    'Cache-Control': 'no-cache, no-store, must-revalidate',
+    Expires: '0',
+    Pragma: 'no-cache',
+    'X-Appwrite-Version': APPWRITE_VERSION,
+    ...reply.headers,
+  };
+  if (reply.cookies?.length) headers['Set-Cookie'] = reply.cookies.map(serializeCookie);
+  if (reply.raw) {
+    headers['Content-Type'] = reply.raw.contentType;
+    res.writeHead(reply.status, headers);
+    res.end(reply.raw.data);
+    return;
+  }
+  if (reply.status === 204 || reply.body === undefined) {
+    res.writeHead(reply.status, headers);
+    res.end();
+    return;
+  }
+  headers['Content-Type'] = 'application/json; charset=UTF-8';
+  res.writeHead(reply.status, headers);
+  res.end(JSON.stringify(reply.body));
+}
+
+/** Answers an error in Appwrite's shape; unexpected errors become a logged 500 with a reference. */
+export function sendError(res: ServerResponse, error: unknown, origin: string | undefined): void {
+  let apiError: ApiError;
+  if (error instanceof ApiError) {
+    apiError = error;
+  } else {
+    const ref = randomUUID().slice(0, 8);
+    console.error(`[backend] unexpected error (ref ${ref})`, error);
+    apiError = new ApiError('general_unknown', `Server Error (ref ${ref})`);
+  }
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const status = apiError.code >= 400 && apiError.code < 600 ? apiError.code : 500;
+  send(res, { status, body: apiError.toBody() }, origin);
+}
+
+/** The Node HTTP handler of the backend: CORS, project, identity, scopes, routing and errors. */
+export function createRequestHandler(
+  backend: Backend,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
+    handle(backend, req, res, origin).catch((error: unknown) => sendError(res, error, origin));
+  };
+}
+
+async function handle(
+  backend: Backend,
+  req: IncomingMessage,
+  res: ServerResponse,
+  origin: string | undefined,
+): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, corsHeaders(origin));
+    res.end();
+    return;
+  }
+  if (!url.pathname.startsWith('/v1/') && url.pathname !== '/v1') {
+    for (const handler of backend.httpFallbacks) {
+      if (await handler(req, res, url)) return;
+    }
+    throw new ApiError('general_route_not_found');
+  }
+  const path = url.pathname.slice(3) || '/';
+  const query = parseQueryString(url.search);
+  const projectHeader = req.headers['x-appwrite-project'];
+  const projectId =
+    typeof projectHeader === 'string' && projectHeader !== ''
+      ? projectHeader
+      : (query.project as string | undefined);
+  const match = backend.router.match(req.method ?? 'GET', path);
+  if (match && match.route.scope === 'public' && path.startsWith('/health')) {
+    const reply = await match.route.handler({} as RequestContext);
+    send(res, reply, origin);
+    return;
+  }
+  if (projectId !== backend.config.projectId) throw new ApiError('project_not_found');
+  if (!match) throw new ApiError('general_route_not_found');
+  const { input: body, files } = await parseBody(req, url);
+  const identity = resolveIdentity(backend, req.headers, {});
+  if (!hasScope(identity, match.route.scope)) {
+    throw new ApiError(
+      'general_unauthorized_scope',
+      `${callerLabel(identity, backend.config.projectId)} missing scopes (["${match.route.scope}"])`,
+    );
+  }
+  const format = req.headers['x-appwrite-response-format'];
+  const forwarded = req.headers['x-forwarded-for'];
+  const ctx: RequestContext = {
+    backend,
+    method: req.method ?? 'GET',
+    path,
+    params: match.params,
+    input: { ...query, ...body },
+    files,
+    headers: req.headers,
+    identity,
+    responseFormat: typeof format === 'string' ? format : '1.9.5',
+    origin: origin ?? null,
+    ip:
+      typeof forwarded === 'string'
+        ? forwarded.split(',')[0]!.trim()
+        : (req.socket.remoteAddress ?? ''),
+    userAgent: String(req.headers['x-forwarded-user-agent'] ?? req.headers['user-agent'] ?? ''),
+  };
+  const reply = await match.route.handler(ctx);
+  send(res, reply, origin);
+}

@@ -1,0 +1,30 @@
+import { Backend } from './backend.ts';
+import { configFromEnv } from './config.ts';
+import { MODULES } from './modules.ts';
+
+/** Starts the local backend from environment variables and prints its endpoint when ready. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = configFromEnv();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  const backend = await Backend.start(config, MODULES);
+  console.log(`Livedesk local backend (Appwrite 1.9-compatible) ready`);
+  console.log(`  endpoint: ${backend.endpoint}`);
+  console.log(`  project:  ${config.projectId}`);
+  console.log(`  data:     ${config.dataDir}`);
+  const stop = (signal: string) => {
+    console.log(`[backend] ${signal}: shutting down`);
+    backend.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main();

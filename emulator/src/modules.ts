@@ -1,0 +1,15 @@
+import type { BackendModule } from './backend.ts';
+import { accountModule } from './services/account.ts';
+import { healthModule } from './services/health.ts';
+import { projectModule } from './services/project.ts';
+import { teamsModule } from './services/teams.ts';
+import { usersModule } from './services/users.ts';
+
+/** Every module of the local backend, in registration order. */
+export const MODULES: readonly BackendModule[] = [
+  healthModule,
+  accountModule,
+  usersModule,
+  teamsModule,
+  projectModule,
+];

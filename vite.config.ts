@@ -1,0 +1,29 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const unitFiles = ['src/**/*.test.{ts,tsx}', 'store/**/*.test.ts', 'scripts/**/*.test.ts', 'functions/**/*.test.ts'];
+
+export default defineConfig({
+  plugins: [react()],
+  server: { host: '127.0.0.1', port: 5173, strictPort: false },
+  preview: { host: '127.0.0.1', port: 4173 },
+  build: { target: 'es2022', sourcemap: true },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: unitFiles, environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'emulator',
+          include: ['emulator/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
