@@ -1,7 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
-const unitFiles = ['src/**/*.test.{ts,tsx}', 'store/**/*.test.ts', 'scripts/**/*.test.ts', 'functions/**/*.test.ts'];
+const unitFiles = [
+  'src/**/*.test.{ts,tsx}',
+  'store/**/*.test.ts',
+  'scripts/**/*.test.ts',
+  'functions/**/*.test.ts',
+];
 
 export default defineConfig({
   plugins: [react()],
@@ -22,6 +27,17 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['integration/suites/**/*.int.test.ts'],
+          environment: 'node',
+          globalSetup: ['integration/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -1,0 +1,150 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort, waitForHealth } from './free-port.ts';
+import type { BackendTarget, StartedBackend } from './types.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Options of {@link LocalBackend}. */
+export interface LocalBackendOptions {
+  projectId?: string;
+  apiKey?: string;
+  /** Extra environment for the backend process. */
+  env?: Record<string, string>;
+  /** Print the backend's output (for debugging). */
+  verbose?: boolean;
+}
+
+/** The local backend (`emulator/`) as a child process on a free 127.0.0.1 port with a throwaway data folder. */
+export class LocalBackend implements BackendTarget {
+  readonly kind = 'local' as const;
+  private readonly options: LocalBackendOptions;
+
+  constructor(options: LocalBackendOptions = {}) {
+    this.options = options;
+  }
+
+  async unavailableReason(): Promise<string | null> {
+    return null;
+  }
+
+  async start(): Promise<StartedLocalBackend> {
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'livedesk-backend-'));
+    const started = new StartedLocalBackend({
+      port,
+      dataDir,
+      projectId: this.options.projectId ?? 'livedesk-test',
+      apiKey: this.options.apiKey ?? `test-${randomBytes(16).toString('hex')}`,
+      env: this.options.env ?? {},
+      verbose: this.options.verbose ?? process.env.BACKEND_VERBOSE === '1',
+    });
+    await started.launch();
+    return started;
+  }
+}
+
+interface LaunchSettings {
+  port: number;
+  dataDir: string;
+  projectId: string;
+  apiKey: string;
+  env: Record<string, string>;
+  verbose: boolean;
+}
+
+/** A running local backend process. */
+export class StartedLocalBackend implements StartedBackend {
+  readonly kind = 'local' as const;
+  readonly endpoint: string;
+  readonly projectId: string;
+  readonly apiKey: string;
+  readonly dataDir: string;
+  private readonly settings: LaunchSettings;
+  private child: ChildProcess | null = null;
+  private output = '';
+
+  constructor(settings: LaunchSettings) {
+    this.settings = settings;
+    this.endpoint = `http://127.0.0.1:${settings.port}/v1`;
+    this.projectId = settings.projectId;
+    this.apiKey = settings.apiKey;
+    this.dataDir = settings.dataDir;
+  }
+
+  /** What the process printed so far (for failure messages). */
+  get log(): string {
+    return this.output;
+  }
+
+  async launch(): Promise<void> {
+    const child = spawn(
+      process.execPath,
+      ['--disable-warning=ExperimentalWarning', join(ROOT, 'emulator/src/main.ts')],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          ...this.settings.env,
+          BACKEND_PORT: String(this.settings.port),
+          BACKEND_HOST: '127.0.0.1',
+          BACKEND_DATA_DIR: this.settings.dataDir,
+          APPWRITE_PROJECT_ID: this.settings.projectId,
+          APPWRITE_API_KEY: this.settings.apiKey,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    this.child = child;
+    const collect = (chunk: Buffer) => {
+      this.output = (this.output + chunk.toString()).slice(-20_000);
+      if (this.settings.verbose) process.stderr.write(chunk);
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) =>
+        reject(new Error(`local backend exited early (code ${code}):\n${this.output}`)),
+      ),
+    );
+    await Promise.race([waitForHealth(this.endpoint), exited]);
+    child.removeAllListeners('exit');
+  }
+
+  private async kill(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+    this.child = null;
+  }
+
+  async restart(): Promise<void> {
+    await this.kill('SIGTERM');
+    await this.launch();
+  }
+
+  async crashAndRestart(): Promise<void> {
+    await this.kill('SIGKILL');
+    await this.launch();
+  }
+
+  /** Stops the process (SIGTERM) without deleting its data. */
+  async halt(): Promise<void> {
+    await this.kill('SIGTERM');
+  }
+
+  async stop(): Promise<void> {
+    await this.kill('SIGTERM');
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.stop();
+  }
+}
