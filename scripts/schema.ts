@@ -29,7 +29,7 @@ export interface IndexSpec {
   key: string;
   type: 'key' | 'unique' | 'fulltext';
   attributes: string[];
-  orders?: ('ASC' | 'DESC')[];
+  orders?: ('asc' | 'desc')[];
 }
 
 /** A collection: permissions, attributes and indexes. */

@@ -2,6 +2,7 @@ import type { BackendModule } from './backend.ts';
 import { accountModule } from './services/account.ts';
 import { healthModule } from './services/health.ts';
 import { projectModule } from './services/project.ts';
+import { bucketsModule } from './services/storage/buckets.ts';
 import { teamsModule } from './services/teams.ts';
 import { usersModule } from './services/users.ts';
 
@@ -12,4 +13,5 @@ export const MODULES: readonly BackendModule[] = [
   usersModule,
   teamsModule,
   projectModule,
+  bucketsModule,
 ];

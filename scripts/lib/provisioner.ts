@@ -1,0 +1,413 @@
+import {
+  AppwriteException,
+  Databases,
+  DatabasesIndexType,
+  OrderBy,
+  Storage,
+  Teams,
+  type Client,
+  type Models,
+} from 'node-appwrite';
+import type {
+  AttributeSpec,
+  BucketSpec,
+  CollectionSpec,
+  IndexSpec,
+  SchemaSpec,
+} from '../schema.ts';
+
+/** What a provisioning run changed, one line per change (`+` created, `~` updated, `-` removed). */
+export interface ProvisionReport {
+  changes: string[];
+}
+
+type AnyAttribute = Models.AttributeList['attributes'][number] & {
+  key: string;
+  type: string;
+  required: boolean;
+  status: string;
+  error: string;
+  default?: unknown;
+  size?: number;
+  min?: number | bigint;
+  max?: number | bigint;
+  elements?: string[];
+  format?: string;
+};
+
+const INT_MIN = -9223372036854775808;
+const INT_MAX = 9223372036854775807;
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof AppwriteException && error.code === 404;
+}
+
+async function getOrNull<T>(call: () => Promise<T>): Promise<T | null> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item) => b.includes(item));
+}
+
+function expectedType(spec: AttributeSpec): { type: string; format?: string } {
+  if (spec.type === 'email') return { type: 'string', format: 'email' };
+  if (spec.type === 'enum') return { type: 'string', format: 'enum' };
+  if (spec.type === 'integer' || spec.type === 'float')
+    return { type: spec.type === 'integer' ? 'integer' : 'double' };
+  return { type: spec.type };
+}
+
+function typeMatches(spec: AttributeSpec, actual: AnyAttribute): boolean {
+  const expected = expectedType(spec);
+  const actualType = actual.type === 'float' ? 'double' : actual.type;
+  if (expected.type !== actualType) return false;
+  if (expected.format && actual.format !== expected.format) return false;
+  return true;
+}
+
+/** Differences between an attribute's spec and what the backend has (empty when equal). */
+export function attributeDifferences(spec: AttributeSpec, actual: AnyAttribute): string[] {
+  const diffs: string[] = [];
+  if (spec.required !== actual.required) diffs.push('required');
+  const wantedDefault = spec.default ?? null;
+  if ((actual.default ?? null) !== wantedDefault) diffs.push('default');
+  if (spec.type === 'string' && actual.size !== spec.size) diffs.push('size');
+  if (spec.type === 'enum' && !sameSet(spec.elements, actual.elements ?? []))
+    diffs.push('elements');
+  if (spec.type === 'integer' || spec.type === 'float') {
+    const lowest = spec.type === 'integer' ? INT_MIN : -Number.MAX_VALUE;
+    const highest = spec.type === 'integer' ? INT_MAX : Number.MAX_VALUE;
+    if (Number(actual.min ?? lowest) !== (spec.min ?? lowest)) diffs.push('min');
+    if (Number(actual.max ?? highest) !== (spec.max ?? highest)) diffs.push('max');
+  }
+  return diffs;
+}
+
+/**
+ * Applies a {@link SchemaSpec} to any Appwrite through `node-appwrite`: creates what is missing,
+ * updates what differs, and reports every change. A second run changes nothing.
+ */
+export class Provisioner {
+  private readonly databases: Databases;
+  private readonly storage: Storage;
+  private readonly teams: Teams;
+  private readonly changes: string[] = [];
+  private readonly log: (line: string) => void;
+
+  constructor(client: Client, log: (line: string) => void = () => {}) {
+    this.databases = new Databases(client);
+    this.storage = new Storage(client);
+    this.teams = new Teams(client);
+    this.log = log;
+  }
+
+  private change(line: string): void {
+    this.changes.push(line);
+    this.log(`  ${line}`);
+  }
+
+  async apply(schema: SchemaSpec): Promise<ProvisionReport> {
+    await this.ensureTeam(schema.team);
+    await this.ensureDatabase(schema.database);
+    for (const collection of schema.collections)
+      await this.ensureCollection(schema.database.id, collection);
+    for (const bucket of schema.buckets) await this.ensureBucket(bucket);
+    return { changes: [...this.changes] };
+  }
+
+  private async ensureTeam(team: SchemaSpec['team']): Promise<void> {
+    const existing = await getOrNull(() => this.teams.get({ teamId: team.id }));
+    if (!existing) {
+      await this.teams.create({ teamId: team.id, name: team.name });
+      this.change(`+ team ${team.id}`);
+    } else if (existing.name !== team.name) {
+      await this.teams.updateName({ teamId: team.id, name: team.name });
+      this.change(`~ team ${team.id} (name)`);
+    }
+  }
+
+  private async ensureDatabase(database: SchemaSpec['database']): Promise<void> {
+    const existing = await getOrNull(() => this.databases.get({ databaseId: database.id }));
+    if (!existing) {
+      await this.databases.create({ databaseId: database.id, name: database.name });
+      this.change(`+ database ${database.id}`);
+    } else if (existing.name !== database.name) {
+      await this.databases.update({ databaseId: database.id, name: database.name });
+      this.change(`~ database ${database.id} (name)`);
+    }
+  }
+
+  private async ensureCollection(databaseId: string, spec: CollectionSpec): Promise<void> {
+    const ids = { databaseId, collectionId: spec.id };
+    const existing = await getOrNull(() => this.databases.getCollection(ids));
+    if (!existing) {
+      await this.databases.createCollection({
+        ...ids,
+        name: spec.name,
+        permissions: spec.permissions,
+        documentSecurity: spec.documentSecurity,
+        enabled: true,
+      });
+      this.change(`+ collection ${spec.id}`);
+    } else {
+      const diffs: string[] = [];
+      if (existing.name !== spec.name) diffs.push('name');
+      if (!sameSet(existing.$permissions, spec.permissions)) diffs.push('permissions');
+      if (existing.documentSecurity !== spec.documentSecurity) diffs.push('documentSecurity');
+      if (!existing.enabled) diffs.push('enabled');
+      if (diffs.length) {
+        await this.databases.updateCollection({
+          ...ids,
+          name: spec.name,
+          permissions: spec.permissions,
+          documentSecurity: spec.documentSecurity,
+          enabled: true,
+        });
+        this.change(`~ collection ${spec.id} (${diffs.join(', ')})`);
+      }
+    }
+    await this.ensureAttributes(ids, spec);
+    await this.ensureIndexes(ids, spec);
+  }
+
+  private async ensureAttributes(
+    ids: { databaseId: string; collectionId: string },
+    spec: CollectionSpec,
+  ): Promise<void> {
+    const { attributes } = await this.databases.listAttributes({ ...ids, queries: [] });
+    const byKey = new Map(
+      (attributes as AnyAttribute[]).map((attribute) => [attribute.key, attribute]),
+    );
+    const pending: string[] = [];
+    for (const attribute of spec.attributes) {
+      const actual = byKey.get(attribute.key);
+      if (!actual) {
+        await this.createAttribute(ids, attribute);
+        this.change(`+ attribute ${spec.id}.${attribute.key} (${attribute.type})`);
+        pending.push(attribute.key);
+        continue;
+      }
+      if (!typeMatches(attribute, actual)) {
+        throw new Error(
+          `Attribute ${spec.id}.${attribute.key} is ${actual.type}${actual.format ? `/${actual.format}` : ''} on the backend but ${attribute.type} in the schema; changing a type needs a manual migration.`,
+        );
+      }
+      const diffs = attributeDifferences(attribute, actual);
+      if (diffs.length) {
+        await this.updateAttribute(ids, attribute);
+        this.change(`~ attribute ${spec.id}.${attribute.key} (${diffs.join(', ')})`);
+        pending.push(attribute.key);
+      }
+    }
+    await this.waitUntilAvailable(ids, pending);
+  }
+
+  private async waitUntilAvailable(
+    ids: { databaseId: string; collectionId: string },
+    keys: string[],
+  ): Promise<void> {
+    const deadline = Date.now() + 120_000;
+    for (const key of keys) {
+      for (;;) {
+        const attribute = (await this.databases.getAttribute({ ...ids, key })) as AnyAttribute;
+        if (attribute.status === 'available') break;
+        if (attribute.status === 'failed')
+          throw new Error(`Attribute ${ids.collectionId}.${key} failed: ${attribute.error}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `Attribute ${ids.collectionId}.${key} is still ${attribute.status} after 120 s`,
+          );
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+  }
+
+  private async createAttribute(
+    ids: { databaseId: string; collectionId: string },
+    spec: AttributeSpec,
+  ): Promise<void> {
+    const base = { ...ids, key: spec.key, required: spec.required };
+    const withDefault = <T>(value: T | null | undefined) =>
+      value === undefined || value === null ? {} : { xdefault: value };
+    switch (spec.type) {
+      case 'string':
+        await this.databases.createStringAttribute({
+          ...base,
+          size: spec.size,
+          ...withDefault(spec.default),
+        });
+        return;
+      case 'email':
+        await this.databases.createEmailAttribute({ ...base, ...withDefault(spec.default) });
+        return;
+      case 'enum':
+        await this.databases.createEnumAttribute({
+          ...base,
+          elements: [...spec.elements],
+          ...withDefault(spec.default),
+        });
+        return;
+      case 'integer':
+        await this.databases.createIntegerAttribute({
+          ...base,
+          ...(spec.min === undefined ? {} : { min: spec.min }),
+          ...(spec.max === undefined ? {} : { max: spec.max }),
+          ...withDefault(spec.default),
+        });
+        return;
+      case 'float':
+        await this.databases.createFloatAttribute({
+          ...base,
+          ...(spec.min === undefined ? {} : { min: spec.min }),
+          ...(spec.max === undefined ? {} : { max: spec.max }),
+          ...withDefault(spec.default),
+        });
+        return;
+      case 'boolean':
+        await this.databases.createBooleanAttribute({ ...base, ...withDefault(spec.default) });
+        return;
+      case 'datetime':
+        await this.databases.createDatetimeAttribute({ ...base, ...withDefault(spec.default) });
+        return;
+    }
+  }
+
+  private async updateAttribute(
+    ids: { databaseId: string; collectionId: string },
+    spec: AttributeSpec,
+  ): Promise<void> {
+    const base = { ...ids, key: spec.key, required: spec.required };
+    switch (spec.type) {
+      case 'string':
+        await this.databases.updateStringAttribute({
+          ...base,
+          size: spec.size,
+          xdefault: spec.default ?? (null as unknown as string),
+        });
+        return;
+      case 'email':
+        await this.databases.updateEmailAttribute({
+          ...base,
+          xdefault: spec.default ?? (null as unknown as string),
+        });
+        return;
+      case 'enum':
+        await this.databases.updateEnumAttribute({
+          ...base,
+          elements: [...spec.elements],
+          xdefault: spec.default ?? (null as unknown as string),
+        });
+        return;
+      case 'integer':
+        await this.databases.updateIntegerAttribute({
+          ...base,
+          xdefault: spec.default ?? (null as unknown as number),
+          ...(spec.min === undefined ? {} : { min: spec.min }),
+          ...(spec.max === undefined ? {} : { max: spec.max }),
+        });
+        return;
+      case 'float':
+        await this.databases.updateFloatAttribute({
+          ...base,
+          xdefault: spec.default ?? (null as unknown as number),
+          ...(spec.min === undefined ? {} : { min: spec.min }),
+          ...(spec.max === undefined ? {} : { max: spec.max }),
+        });
+        return;
+      case 'boolean':
+        await this.databases.updateBooleanAttribute({
+          ...base,
+          xdefault: spec.default ?? (null as unknown as boolean),
+        });
+        return;
+      case 'datetime':
+        await this.databases.updateDatetimeAttribute({
+          ...base,
+          xdefault: spec.default ?? (null as unknown as string),
+        });
+        return;
+    }
+  }
+
+  private async ensureIndexes(
+    ids: { databaseId: string; collectionId: string },
+    spec: CollectionSpec,
+  ): Promise<void> {
+    const { indexes } = await this.databases.listIndexes({ ...ids, queries: [] });
+    const byKey = new Map(indexes.map((index) => [index.key, index]));
+    for (const index of spec.indexes) {
+      const actual = byKey.get(index.key);
+      if (actual && indexMatches(index, actual)) continue;
+      if (actual) {
+        await this.databases.deleteIndex({ ...ids, key: index.key });
+        await this.waitForIndexGone(ids, index.key);
+      }
+      await this.databases.createIndex({
+        ...ids,
+        key: index.key,
+        type: index.type as DatabasesIndexType,
+        attributes: index.attributes,
+        ...(index.orders ? { orders: index.orders as OrderBy[] } : {}),
+      });
+      this.change(
+        `${actual ? '~' : '+'} index ${spec.id}.${index.key} (${index.type}: ${index.attributes.join(', ')})`,
+      );
+    }
+  }
+
+  private async waitForIndexGone(
+    ids: { databaseId: string; collectionId: string },
+    key: string,
+  ): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    while (await getOrNull(() => this.databases.getIndex({ ...ids, key }))) {
+      if (Date.now() > deadline)
+        throw new Error(`Index ${ids.collectionId}.${key} was not deleted within 60 s`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  private async ensureBucket(spec: BucketSpec): Promise<void> {
+    const existing = await getOrNull(() => this.storage.getBucket({ bucketId: spec.id }));
+    const settings = {
+      bucketId: spec.id,
+      name: spec.name,
+      permissions: spec.permissions,
+      fileSecurity: spec.fileSecurity,
+      enabled: true,
+      maximumFileSize: spec.maximumFileSize,
+      allowedFileExtensions: spec.allowedFileExtensions,
+    };
+    if (!existing) {
+      await this.storage.createBucket(settings);
+      this.change(`+ bucket ${spec.id}`);
+      return;
+    }
+    const diffs: string[] = [];
+    if (existing.name !== spec.name) diffs.push('name');
+    if (!sameSet(existing.$permissions, spec.permissions)) diffs.push('permissions');
+    if (existing.fileSecurity !== spec.fileSecurity) diffs.push('fileSecurity');
+    if (!existing.enabled) diffs.push('enabled');
+    if (existing.maximumFileSize !== spec.maximumFileSize) diffs.push('maximumFileSize');
+    if (!sameSet(existing.allowedFileExtensions, spec.allowedFileExtensions))
+      diffs.push('allowedFileExtensions');
+    if (diffs.length) {
+      await this.storage.updateBucket(settings);
+      this.change(`~ bucket ${spec.id} (${diffs.join(', ')})`);
+    }
+  }
+}
+
+function indexMatches(spec: IndexSpec, actual: Models.Index): boolean {
+  if (actual.type !== spec.type || actual.attributes.join(',') !== spec.attributes.join(','))
+    return false;
+  const wanted = spec.orders ?? [];
+  const have = (actual.orders ?? []).filter((order): order is string => !!order);
+  return wanted.length === 0 || wanted.join(',') === have.join(',');
+}
