@@ -35,8 +35,8 @@ type AnyAttribute = Models.AttributeList['attributes'][number] & {
   format?: string;
 };
 
-const INT_MIN = -9223372036854775808;
-const INT_MAX = 9223372036854775807;
+/** Appwrite reports an unset integer bound as ±2^63; anything beyond ±2^62 counts as unset. */
+const UNBOUNDED = 2 ** 62;
 
 function isNotFound(error: unknown): boolean {
   return error instanceof AppwriteException && error.code === 404;
@@ -81,10 +81,12 @@ export function attributeDifferences(spec: AttributeSpec, actual: AnyAttribute):
   if (spec.type === 'enum' && !sameSet(spec.elements, actual.elements ?? []))
     diffs.push('elements');
   if (spec.type === 'integer' || spec.type === 'float') {
-    const lowest = spec.type === 'integer' ? INT_MIN : -Number.MAX_VALUE;
-    const highest = spec.type === 'integer' ? INT_MAX : Number.MAX_VALUE;
-    if (Number(actual.min ?? lowest) !== (spec.min ?? lowest)) diffs.push('min');
-    if (Number(actual.max ?? highest) !== (spec.max ?? highest)) diffs.push('max');
+    const bound = (value: number | bigint | undefined) => {
+      const number = value === undefined ? null : Number(value);
+      return number === null || Math.abs(number) >= UNBOUNDED ? null : number;
+    };
+    if (bound(actual.min) !== (spec.min ?? null)) diffs.push('min');
+    if (bound(actual.max) !== (spec.max ?? null)) diffs.push('max');
   }
   return diffs;
 }
