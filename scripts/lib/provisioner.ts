@@ -1,8 +1,7 @@
+import type { DatabasesIndexType, OrderBy } from 'node-appwrite';
 import {
   AppwriteException,
   Databases,
-  DatabasesIndexType,
-  OrderBy,
   Storage,
   Teams,
   type Client,
