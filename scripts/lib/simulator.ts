@@ -1,0 +1,297 @@
+import { Databases, ID, Query, type Client } from 'node-appwrite';
+import { AppError } from '../../src/domain/errors.ts';
+import { COLLECTIONS, DATABASE_ID } from '../../src/domain/ids.ts';
+import { decideOrderAction, type OrderAction } from '../../src/domain/order-machine.ts';
+import {
+  orderFromDocument,
+  orderToDocumentData,
+  type Order,
+  type OrderDocument,
+} from '../../src/domain/order.ts';
+import { DEMO_ACCOUNTS, DEMO_PRODUCTS } from './demo-data.ts';
+import { generateOrder } from './order-generator.ts';
+import { Random } from './random.ts';
+
+/** Kinds of simulated events. */
+export type SimulatedEvent = 'new-order' | 'claim' | 'advance' | 'note';
+
+/** Counters of a simulation run. */
+export interface SimulationStats {
+  events: number;
+  byKind: Record<SimulatedEvent, number>;
+  errors: number;
+  seconds: number;
+}
+
+const NEXT_ACTION: Partial<Record<Order['status'], OrderAction>> = {
+  paid: 'start',
+  preparing: 'ready',
+  ready: 'fulfil',
+};
+const MIX: Record<SimulatedEvent, number> = { 'new-order': 25, claim: 15, advance: 50, note: 10 };
+const NOTES = [
+  'Extra hot, please.',
+  'Customer waiting at the counter.',
+  'Oat milk instead of dairy.',
+  'No sugar.',
+  'Pick-up in 5 minutes.',
+  'Allergic to nuts — check the pastry.',
+];
+
+/**
+ * Live demo traffic written with an API key: new paid orders, claims, status changes and
+ * notes at a target rate. Transitions come from the domain's state machine, so the data
+ * stays valid; every change writes an activity record (flushed in bulk).
+ */
+export class Simulator {
+  private readonly databases: Databases;
+  private readonly random: Random;
+  private readonly open = new Map<string, Order>();
+  private readonly busy = new Set<string>();
+  private readonly pendingActivity: object[] = [];
+  private nextNumber = 0;
+  private inFlight = 0;
+  private readonly stats: SimulationStats = {
+    events: 0,
+    byKind: { 'new-order': 0, claim: 0, advance: 0, note: 0 },
+    errors: 0,
+    seconds: 0,
+  };
+  private readonly staff = DEMO_ACCOUNTS.filter((account) => account.role !== 'owner');
+
+  constructor(client: Client, seed = Date.now()) {
+    this.databases = new Databases(client);
+    this.random = new Random(seed);
+  }
+
+  /** Loads open orders and the highest order number. */
+  async prepare(): Promise<void> {
+    let cursor: string | null = null;
+    for (;;) {
+      const queries = [
+        Query.equal('status', ['paid', 'preparing', 'ready']),
+        Query.orderAsc('$createdAt'),
+        Query.limit(5000),
+      ];
+      if (cursor) queries.push(Query.cursorAfter(cursor));
+      const page = await this.databases.listDocuments({
+        databaseId: DATABASE_ID,
+        collectionId: COLLECTIONS.orders,
+        queries,
+      });
+      for (const document of page.documents)
+        this.open.set(document.$id, orderFromDocument(document as unknown as OrderDocument));
+      if (page.documents.length < 5000) break;
+      cursor = page.documents.at(-1)!.$id;
+    }
+    const last = await this.databases.listDocuments({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.orders,
+      queries: [Query.orderDesc('number'), Query.limit(1)],
+    });
+    this.nextNumber =
+      Math.max(((last.documents[0] as unknown as { number?: number }) ?? {}).number ?? 1000, 1000) +
+      1;
+  }
+
+  /** Runs at `rate` events per second for `durationSeconds`, calling `onSecond` with running stats. */
+  async run(
+    rate: number,
+    durationSeconds: number,
+    onSecond: (stats: SimulationStats, inFlight: number) => void = () => {},
+    maxInFlight = 128,
+  ): Promise<SimulationStats> {
+    const started = Date.now();
+    const deadline = started + durationSeconds * 1000;
+    let issued = 0;
+    let lastReport = started;
+    while (Date.now() < deadline) {
+      const due = Math.floor(((Date.now() - started) / 1000) * rate);
+      while (issued < due && this.inFlight < maxInFlight) {
+        issued++;
+        void this.one();
+      }
+      if (this.pendingActivity.length >= 100 || (issued % 10 === 0 && this.pendingActivity.length))
+        void this.flushActivity();
+      if (Date.now() - lastReport >= 1000) {
+        lastReport = Date.now();
+        this.stats.seconds = (lastReport - started) / 1000;
+        onSecond({ ...this.stats }, this.inFlight);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    while (this.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await this.flushActivity();
+    this.stats.seconds = (Date.now() - started) / 1000;
+    return { ...this.stats };
+  }
+
+  private async one(): Promise<void> {
+    this.inFlight++;
+    const kind = this.open.size < 5 ? 'new-order' : this.random.weighted(MIX);
+    try {
+      const done =
+        kind === 'new-order'
+          ? await this.newOrder()
+          : kind === 'note'
+            ? await this.note()
+            : await this.transition(kind);
+      if (done) {
+        this.stats.events++;
+        this.stats.byKind[kind]++;
+      }
+    } catch (error) {
+      this.stats.errors++;
+      if (this.stats.errors <= 5)
+        console.error(
+          `[simulate] ${kind} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private async newOrder(): Promise<boolean> {
+    const now = Date.now();
+    const number = this.nextNumber++;
+    const generated = generateOrder({
+      number,
+      createdAt: now - 20_000,
+      now,
+      products: DEMO_PRODUCTS,
+      staff: this.staff,
+      random: new Random(number),
+    });
+    const { $id: _id, $createdAt: _created, $updatedAt: _updated, ...data } = generated;
+    const at = new Date(now).toISOString();
+    const document = await this.databases.createDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.orders,
+      documentId: ID.unique(),
+      data: {
+        ...data,
+        status: 'paid',
+        paymentStatus: 'succeeded',
+        paidAt: at,
+        startedAt: null,
+        readyAt: null,
+        fulfilledAt: null,
+        canceledAt: null,
+        refundedCents: 0,
+        failureCode: null,
+        assigneeId: null,
+        assigneeName: null,
+        updatedById: null,
+        updatedByName: null,
+        cardBrand: data.cardBrand ?? 'visa',
+        cardLast4: data.cardLast4 ?? '4242',
+        rev: 1,
+      },
+    });
+    const order = orderFromDocument(document as unknown as OrderDocument);
+    this.open.set(order.id, order);
+    this.activity(order.id, 'paid', null, { amountCents: order.totalCents });
+    return true;
+  }
+
+  private pickOrder(filter: (order: Order) => boolean): Order | null {
+    const candidates: Order[] = [];
+    for (const order of this.open.values()) {
+      if (!this.busy.has(order.id) && filter(order)) candidates.push(order);
+      if (candidates.length >= 50) break;
+    }
+    return candidates.length ? this.random.pick(candidates) : null;
+  }
+
+  private async transition(kind: 'claim' | 'advance'): Promise<boolean> {
+    const order =
+      kind === 'claim'
+        ? this.pickOrder((o) => o.status === 'paid' && o.assigneeId === null)
+        : this.pickOrder(() => true);
+    if (!order) return this.newOrder();
+    const action: OrderAction = kind === 'claim' ? 'claim' : NEXT_ACTION[order.status]!;
+    const holder =
+      this.staff.find((member) => member.id === order.assigneeId) ?? this.random.pick(this.staff);
+    const actor = { id: holder.id, name: holder.name, role: holder.role };
+    const change = decideOrderAction(order, { action, expectedRev: order.rev }, actor, Date.now());
+    if (change instanceof AppError) {
+      this.open.delete(order.id);
+      return false;
+    }
+    this.busy.add(order.id);
+    try {
+      const document = await this.databases.updateDocument({
+        databaseId: DATABASE_ID,
+        collectionId: COLLECTIONS.orders,
+        documentId: order.id,
+        data: orderToDocumentData(change.patch),
+      });
+      const updated = orderFromDocument(document as unknown as OrderDocument);
+      if (updated.status === 'fulfilled' || updated.status === 'canceled')
+        this.open.delete(updated.id);
+      else this.open.set(updated.id, updated);
+      this.activity(order.id, change.activity.kind, actor, change.activity.data);
+      return true;
+    } finally {
+      this.busy.delete(order.id);
+    }
+  }
+
+  private async note(): Promise<boolean> {
+    const order = this.pickOrder(() => true);
+    if (!order) return this.newOrder();
+    const author = this.random.pick(this.staff);
+    await this.databases.createDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.notes,
+      documentId: ID.unique(),
+      data: {
+        orderId: order.id,
+        authorId: author.id,
+        authorName: author.name,
+        body: this.random.pick(NOTES),
+        deleted: false,
+      },
+    });
+    return true;
+  }
+
+  private activity(
+    orderId: string,
+    kind: string,
+    actor: { id: string; name: string } | null,
+    data: Record<string, unknown>,
+  ): void {
+    const at = new Date().toISOString();
+    this.pendingActivity.push({
+      $id: ID.unique(),
+      orderId,
+      kind,
+      actorId: actor?.id ?? null,
+      actorName: actor?.name ?? null,
+      data: JSON.stringify(data),
+      at,
+    });
+  }
+
+  private async flushActivity(): Promise<void> {
+    if (!this.pendingActivity.length) return;
+    const batch = this.pendingActivity.splice(0, 500);
+    this.inFlight++;
+    try {
+      await this.databases.createDocuments({
+        databaseId: DATABASE_ID,
+        collectionId: COLLECTIONS.activity,
+        documents: batch,
+      });
+    } catch (error) {
+      this.stats.errors++;
+      if (this.stats.errors <= 5)
+        console.error(
+          `[simulate] activity batch failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+    } finally {
+      this.inFlight--;
+    }
+  }
+}

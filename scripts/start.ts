@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Client } from 'node-appwrite';
+import { createServer } from 'vite';
+import { adminEnv } from './lib/env.ts';
+import { Provisioner } from './lib/provisioner.ts';
+import { Seeder } from './lib/seeder.ts';
+import { Simulator } from './lib/simulator.ts';
+import { schema } from './schema.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const ENV_FILE = resolve(ROOT, '.env');
+
+/** Creates `.env` from `.env.example` with a fresh API key when it does not exist yet. */
+function ensureEnvFile(): void {
+  if (existsSync(ENV_FILE)) return;
+  const template = readFileSync(resolve(ROOT, '.env.example'), 'utf8');
+  const key = `local_${randomBytes(24).toString('hex')}`;
+  writeFileSync(ENV_FILE, template.replace(/^APPWRITE_API_KEY=.*$/m, `APPWRITE_API_KEY=${key}`), {
+    mode: 0o600,
+  });
+  console.log('Created .env with a fresh local API key.');
+}
+
+async function waitForBackend(endpoint: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`The local backend exited (code ${child.exitCode}); see its output above.`);
+    try {
+      if ((await fetch(`${endpoint}/health/version`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`The local backend did not answer at ${endpoint} within 30 s.`);
+}
+
+/** `npm start`: the local backend, provisioning, demo data on first run, live traffic and the app. */
+async function main(): Promise<void> {
+  ensureEnvFile();
+  process.loadEnvFile(ENV_FILE);
+  const env = adminEnv();
+  const children: ChildProcess[] = [];
+  const stopAll = () => {
+    for (const child of children) child.kill('SIGTERM');
+  };
+  process.once('SIGINT', () => {
+    stopAll();
+    process.exit(0);
+  });
+  process.once('SIGTERM', () => {
+    stopAll();
+    process.exit(0);
+  });
+
+  const local = new URL(env.endpoint);
+  const runsLocal = ['127.0.0.1', 'localhost'].includes(local.hostname);
+  if (runsLocal) {
+    const backend = spawn(
+      process.execPath,
+      ['--disable-warning=ExperimentalWarning', resolve(ROOT, 'emulator/src/main.ts')],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          BACKEND_PORT: local.port || '80',
+          BACKEND_HOST: local.hostname === 'localhost' ? '127.0.0.1' : local.hostname,
+        },
+        stdio: 'inherit',
+      },
+    );
+    children.push(backend);
+    await waitForBackend(env.endpoint, backend);
+  } else {
+    console.log(`Using the Appwrite at ${env.endpoint} (not starting the local backend).`);
+  }
+
+  const client = new Client()
+    .setEndpoint(env.endpoint)
+    .setProject(env.projectId)
+    .setKey(env.apiKey);
+  const report = await new Provisioner(client).apply(schema);
+  console.log(
+    report.changes.length
+      ? `Provisioned: ${report.changes.length} change(s).`
+      : 'Schema up to date.',
+  );
+
+  const seeder = new Seeder(client, console.log);
+  await seeder.ensureCatalog();
+  await seeder.ensureAccounts();
+  if (!(await seeder.hasOrders())) {
+    const count = Number(process.env.SEED_ORDERS ?? 10_000);
+    console.log(`First run: seeding ${count} demo orders…`);
+    await seeder.seedOrders(count);
+  }
+
+  const vite = await createServer({
+    root: ROOT,
+    server: { host: '127.0.0.1', port: Number(process.env.APP_PORT ?? 5173) },
+  });
+  await vite.listen();
+  const url = vite.resolvedUrls?.local[0] ?? `http://127.0.0.1:${process.env.APP_PORT ?? 5173}/`;
+
+  const rate = Number(process.env.SIMULATE_RATE ?? 1);
+  if (rate > 0) {
+    const simulator = new Simulator(client);
+    await simulator.prepare();
+    void simulator
+      .run(rate, 365 * 24 * 3600)
+      .catch((error: unknown) => console.error('[simulate] stopped:', error));
+  }
+
+  console.log('');
+  console.log(`Livedesk is running: ${url}`);
+  seeder.describeAccounts();
+  if (rate > 0)
+    console.log(`Live demo traffic: ${rate} event(s)/s (SIMULATE_RATE in .env; 0 turns it off).`);
+  console.log('Press Ctrl-C to stop.');
+}
+
+main().catch((error: unknown) => {
+  console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
