@@ -1,4 +1,4 @@
-import { AppwriteException, ID, Teams as WebTeams } from 'appwrite';
+import { ID, Teams as WebTeams, type AppwriteException } from 'appwrite';
 import { Teams, Users } from 'node-appwrite';
 import { describe, expect, it } from 'vitest';
 import { createUserClient, serverClient, uniqueTestId, webClient } from '../support/clients.ts';
