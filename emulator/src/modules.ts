@@ -2,6 +2,7 @@ import type { BackendModule } from './backend.ts';
 import { accountModule } from './services/account.ts';
 import { healthModule } from './services/health.ts';
 import { projectModule } from './services/project.ts';
+import { realtimeModule } from './services/realtime/index.ts';
 import { bucketsModule } from './services/storage/buckets.ts';
 import { teamsModule } from './services/teams.ts';
 import { usersModule } from './services/users.ts';
@@ -14,4 +15,5 @@ export const MODULES: readonly BackendModule[] = [
   teamsModule,
   projectModule,
   bucketsModule,
+  realtimeModule,
 ];

@@ -1,0 +1,68 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Backend, BackendModule } from '../../backend.ts';
+import { ApiError } from '../../http/errors.ts';
+import { RealtimeHub } from './hub.ts';
+import { presenceRoutes, presenceStore } from './presences.ts';
+
+/** The test-only switch that cuts every realtime socket (outside `/v1`, bootstrap key only). */
+export const DROP_PATH = '/_emulator/realtime/drop';
+
+function answer(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8' });
+  res.end(JSON.stringify(body));
+}
+
+/** `POST /_emulator/realtime/drop` with `X-Appwrite-Key: <bootstrap key>` → `{dropped: N}`. */
+function dropSwitch(backend: Backend, hub: RealtimeHub) {
+  return (req: IncomingMessage, res: ServerResponse, url: URL): boolean => {
+    if (url.pathname !== DROP_PATH || req.method !== 'POST') return false;
+    req.resume();
+    if (req.headers['x-appwrite-key'] !== backend.config.apiKey) {
+      answer(
+        res,
+        401,
+        new ApiError('general_unauthorized_scope', 'The bootstrap API key is required.').toBody(),
+      );
+      return true;
+    }
+    answer(res, 200, { dropped: hub.drop() });
+    return true;
+  };
+}
+
+/**
+ * Realtime (`/v1/realtime`, Appwrite's WebSocket protocol) and Presences (`/v1/presences`).
+ *
+ * Differences from Appwrite, on purpose: no origin/platform check, no abuse limits (1013), no
+ * console project channels; an invalid JWT on open answers `error` with its HTTP code and
+ * closes with 1008; a `select` other than `select(["*"])` is error 1003 "Invalid query: …"
+ * (Appwrite lets it escape as a server error); a repeated `subscriptionId` replaces the
+ * subscription's channels and queries (Appwrite adds the new channels to the old ones).
+ */
+export const realtimeModule: BackendModule = {
+  name: 'realtime',
+  routes: () => presenceRoutes(),
+  attach: (backend) => {
+    // No socket survives a restart, so neither do the presences they held.
+    presenceStore(backend).deleteRealtimePresences();
+    const hub = new RealtimeHub(backend);
+    backend.services.set('realtime', hub);
+    const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (hub.handleUpgrade(req, socket, head)) return;
+      if (backend.server.listenerCount('upgrade') === 1) {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      }
+    };
+    backend.server.on('upgrade', onUpgrade);
+    const unsubscribe = backend.bus.subscribe((event) => hub.deliver(event));
+    const stopRoles = backend.auth.onRolesChanged((userId) => hub.refreshUser(userId));
+    backend.httpFallbacks.push(dropSwitch(backend, hub));
+    return async () => {
+      unsubscribe();
+      stopRoles();
+      backend.server.off('upgrade', onUpgrade);
+      await hub.close();
+    };
+  },
+};

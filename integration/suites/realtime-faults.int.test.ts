@@ -1,0 +1,102 @@
+import { Teams } from 'node-appwrite';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { installBrowserGlobals, RecordingWebSocket, socketOf, until } from '../support/browser.ts';
+import { backend, serverClient, uniqueTestId } from '../support/clients.ts';
+import { closeAll, createWebUser, listen, realtimeFor, type WebUser } from '../support/realtime.ts';
+import { LocalBackend, type StartedLocalBackend } from '../targets/local.ts';
+
+installBrowserGlobals();
+
+/**
+ * Faults of the realtime connection, on a private local backend (cutting sockets or restarting
+ * must not disturb suites running in parallel against the shared one). The drop switch exists
+ * only in the local backend, so these run when the chosen target is the local backend.
+ */
+describe.skipIf(backend().kind !== 'local')('realtime faults (private local backend)', () => {
+  let started: StartedLocalBackend;
+  let ana: WebUser;
+  let teamId: string;
+  let renames = 0;
+
+  const rename = () =>
+    new Teams(serverClient(started)).updateName({ teamId, name: `Name ${++renames}` });
+
+  beforeAll(async () => {
+    started = await new LocalBackend().start();
+    ana = await createWebUser('Ana', started);
+    const teams = new Teams(serverClient(started));
+    const team = await teams.create({ teamId: uniqueTestId('rtf'), name: 'Desk' });
+    teamId = team.$id;
+    await teams.createMembership({ teamId, roles: ['staff'], userId: ana.userId });
+  });
+
+  afterAll(async () => {
+    await started?.stop();
+  });
+
+  afterEach(async () => {
+    await closeAll();
+  });
+
+  it('cuts every socket with the drop switch, and the SDK reconnects and resubscribes', async () => {
+    const realtime = realtimeFor(ana.client);
+    const sub = await listen(realtime, `teams.${teamId}`);
+    const first = socketOf(realtime);
+    const url = `${started.endpoint.replace(/\/v1$/, '')}/_emulator/realtime/drop`;
+
+    const refused = await fetch(url, { method: 'POST', headers: { 'X-Appwrite-Key': 'wrong' } });
+    expect(refused.status).toBe(401);
+
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'X-Appwrite-Key': started.apiKey },
+    });
+    expect(await response.json()).toEqual({ dropped: 1 });
+    expect(await first.closed()).toBe(1006);
+
+    await until(() => socketOf(realtime) !== first, 5000, 'a new socket');
+    const second = socketOf(realtime);
+    await second.waitFor(
+      (m) =>
+        m.data?.to === 'subscribe' &&
+        (m.data.subscriptions as { subscriptionId: string }[]).some(
+          (s) => s.subscriptionId === sub.id,
+        ),
+    );
+    await rename();
+    await until(() => sub.inbox.length === 1, 5000, 'an event after reconnecting');
+    expect(sub.inbox[0]!.subscriptions).toEqual([sub.id]);
+  });
+
+  it('reconnects after the backend restarts and keeps delivering to the same subscription', async () => {
+    const realtime = realtimeFor(ana.client);
+    const sub = await listen(realtime, `teams.${teamId}`);
+    const before = socketOf(realtime);
+    const count = RecordingWebSocket.all.length;
+
+    await started.restart();
+    expect(await before.closed()).toBe(1001);
+
+    // The SDK retries every second; once its new socket is subscribed, a write reaches it.
+    await until(
+      () =>
+        RecordingWebSocket.all
+          .slice(count)
+          .some((socket) =>
+            socket.received.some(
+              (m) =>
+                m.data?.to === 'subscribe' &&
+                (m.data.subscriptions as { subscriptionId: string }[]).some(
+                  (s) => s.subscriptionId === sub.id,
+                ),
+            ),
+          ),
+      15_000,
+      'the SDK to resubscribe after the restart',
+    );
+    await rename();
+    await until(() => sub.inbox.length === 1, 5000, 'an event published after the restart');
+    expect(sub.inbox[0]!.payload).toMatchObject({ $id: teamId, name: `Name ${renames}` });
+    expect(sub.inbox[0]!.subscriptions).toEqual([sub.id]);
+  });
+});
