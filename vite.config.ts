@@ -36,6 +36,7 @@ export default defineConfig({
           include: ['integration/suites/**/*.int.test.ts'],
           environment: 'node',
           globalSetup: ['integration/global-setup.ts'],
+          setupFiles: ['integration/support/setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },

@@ -66,6 +66,7 @@ export class StartedLocalBackend implements StartedBackend {
   private readonly settings: LaunchSettings;
   private child: ChildProcess | null = null;
   private output = '';
+  private readonly exitListeners = new Set<(reason: string) => void>();
 
   constructor(settings: LaunchSettings) {
     this.settings = settings;
@@ -73,6 +74,16 @@ export class StartedLocalBackend implements StartedBackend {
     this.projectId = settings.projectId;
     this.apiKey = settings.apiKey;
     this.dataDir = settings.dataDir;
+  }
+
+  describe(): string {
+    return `process ${this.child?.pid ?? '(stopped)'} (${process.version}), data in ${this.dataDir}`;
+  }
+
+  /** Calls `listener` once if the process exits without being asked to (killed, crashed). */
+  onUnexpectedExit(listener: (reason: string) => void): () => void {
+    this.exitListeners.add(listener);
+    return () => this.exitListeners.delete(listener);
   }
 
   /** What the process printed so far (for failure messages). */
@@ -112,16 +123,23 @@ export class StartedLocalBackend implements StartedBackend {
     );
     await Promise.race([waitForHealth(this.endpoint), exited]);
     child.removeAllListeners('exit');
+    child.once('exit', (code, signal) => {
+      if (this.child !== child) return;
+      this.child = null;
+      const tail = this.output.trimEnd().split('\n').slice(-10).join('\n');
+      const reason = `the local backend (pid ${child.pid}) exited unexpectedly (${signal ?? `code ${code}`})${tail ? `; its last output:\n${tail}` : ''}`;
+      for (const listener of this.exitListeners) listener(reason);
+    });
   }
 
   private async kill(signal: NodeJS.Signals): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    this.child = null;
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
       child.kill(signal);
     });
-    this.child = null;
   }
 
   async restart(): Promise<void> {

@@ -17,6 +17,14 @@ export interface StartedBackend extends BackendConnection, AsyncDisposable {
   /** Kills it without a chance to clean up (SIGKILL), then starts it again on the same data. */
   crashAndRestart(): Promise<void>;
   stop(): Promise<void>;
+  /** One line saying what runs where, e.g. `container 3f2a… of localhost/livedesk-backend:… on podman 4.3.1`. */
+  describe(): string;
+  /**
+   * Calls `listener` once if the backend stops without being asked to (killed, crashed), with a
+   * readable reason; returns an unsubscribe. Targets that cannot tell (remote) leave it out and
+   * are watched by health checks alone.
+   */
+  onUnexpectedExit?(listener: (reason: string) => void): () => void;
 }
 
 /** Builds and starts a backend of one kind. */
