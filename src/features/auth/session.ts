@@ -1,0 +1,132 @@
+import { ID, Query, type Models } from 'appwrite';
+import { createStore } from 'zustand/vanilla';
+import type { AppError } from '../../domain/errors.ts';
+import { DESK_TEAM_ID } from '../../domain/ids.ts';
+import { highestDeskRole, type DeskRole } from '../../domain/roles.ts';
+import { disconnectRealtime, sdk } from '../../lib/appwrite.ts';
+import { toAppError } from '../../lib/errors.ts';
+
+/** The signed-in person as the desk knows them. */
+export interface SessionUser {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/**
+ * Where the session is: `loading` while restoring, `signed-out`, `ready` (with a desk role or
+ * `null` when the user is not a confirmed member of the `desk` team), or `error` (backend down).
+ */
+export type SessionState =
+  | { status: 'loading' }
+  | { status: 'signed-out'; notice: string | null }
+  | { status: 'ready'; user: SessionUser; role: DeskRole | null; membershipId: string | null }
+  | { status: 'error'; error: AppError };
+
+/** The session store: one per tab. */
+export const sessionStore = createStore<SessionState>(() => ({ status: 'loading' }));
+
+function userOf(account: Models.User<Models.Preferences>): SessionUser {
+  return { id: account.$id, name: account.name || account.email, email: account.email };
+}
+
+/** Reads the caller's membership of the `desk` team (null role when there is none yet). */
+async function deskRole(
+  userId: string,
+): Promise<{ role: DeskRole | null; membershipId: string | null }> {
+  try {
+    const { memberships } = await sdk().teams.listMemberships({
+      teamId: DESK_TEAM_ID,
+      queries: [Query.equal('userId', userId), Query.limit(1)],
+    });
+    const mine = memberships.find((m) => m.userId === userId && m.confirm);
+    return { role: mine ? highestDeskRole(mine.roles) : null, membershipId: mine?.$id ?? null };
+  } catch (error) {
+    const appError = toAppError(error);
+    // Not a member: the team is invisible to the caller (404) — that is the "ask an owner" case.
+    if (appError.code === 'NOT_FOUND' || appError.code === 'FORBIDDEN')
+      return { role: null, membershipId: null };
+    throw appError;
+  }
+}
+
+/** Restores the session from the backend (on load, after sign-in, on AUTH_REQUIRED). */
+export async function restoreSession(): Promise<SessionState> {
+  let state: SessionState;
+  try {
+    const account = await sdk().account.get();
+    const user = userOf(account);
+    state = { status: 'ready', user, ...(await deskRole(user.id)) };
+  } catch (error) {
+    const appError = toAppError(error);
+    state =
+      appError.code === 'AUTH_REQUIRED' || appError.code === 'FORBIDDEN'
+        ? { status: 'signed-out', notice: null }
+        : { status: 'error', error: appError };
+  }
+  sessionStore.setState(state, true);
+  return state;
+}
+
+/** Signs in with email and password; throws an AppError (AUTH_INVALID, …) on failure. */
+export async function signIn(email: string, password: string): Promise<void> {
+  try {
+    await sdk().account.createEmailPasswordSession({ email: email.trim(), password });
+  } catch (error) {
+    const appError = toAppError(error);
+    // A stale session in this browser: drop it and try once more.
+    if ((error as { type?: string }).type === 'user_session_already_exists') {
+      await sdk()
+        .account.deleteSession({ sessionId: 'current' })
+        .catch(() => {});
+      await sdk().account.createEmailPasswordSession({ email: email.trim(), password });
+    } else throw appError;
+  }
+  await restoreSession();
+}
+
+/** Creates an account and signs in. */
+export async function signUp(name: string, email: string, password: string): Promise<void> {
+  try {
+    await sdk().account.create({
+      userId: ID.unique(),
+      email: email.trim(),
+      password,
+      name: name.trim(),
+    });
+  } catch (error) {
+    throw toAppError(error);
+  }
+  await signIn(email, password);
+}
+
+/** Signs out (ends the session and the realtime connection). */
+export async function signOut(): Promise<void> {
+  await sdk()
+    .account.deleteSession({ sessionId: 'current' })
+    .catch(() => {});
+  await disconnectRealtime().catch(() => {});
+  sessionStore.setState({ status: 'signed-out', notice: 'You signed out.' }, true);
+}
+
+/** Marks the session as ended (AUTH_REQUIRED from any call): the shell sends the person to sign in. */
+export function sessionExpired(): void {
+  sessionStore.setState(
+    { status: 'signed-out', notice: 'Your session has ended. Sign in again.' },
+    true,
+  );
+}
+
+/** Accepts a team invitation from the link the backend sent (`/join?membershipId=…`). */
+export async function acceptInvitation(params: URLSearchParams): Promise<void> {
+  const teamId = params.get('teamId') ?? DESK_TEAM_ID;
+  const membershipId = params.get('membershipId') ?? '';
+  const userId = params.get('userId') ?? '';
+  const secret = params.get('secret') ?? '';
+  try {
+    await sdk().teams.updateMembershipStatus({ teamId, membershipId, userId, secret });
+  } catch (error) {
+    throw toAppError(error);
+  }
+  await restoreSession();
+}
