@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   copyFileSync,
+  existsSync,
   linkSync,
   mkdirSync,
   readFileSync,
@@ -25,7 +26,7 @@ const NODE_IN_IMAGE = '/usr/local/bin/node';
 
 const DOCKERFILE = `FROM scratch
 COPY rootfs/ /
-ENV NODE_ENV=production BACKEND_HOST=127.0.0.1 BACKEND_DATA_DIR=/data
+ENV NODE_ENV=production BACKEND_HOST=127.0.0.1 BACKEND_DATA_DIR=/data PATH=/usr/local/bin:/usr/bin:/bin
 WORKDIR /app
 ENTRYPOINT ["${NODE_IN_IMAGE}", "--disable-warning=ExperimentalWarning", "/app/main.mjs"]
 `;
@@ -132,8 +133,8 @@ async function removeOlderImages(client: ContainerRuntimeClient, keep: string): 
 
 /**
  * The local backend's container image, built on this machine without any registry: the
- * backend bundled by esbuild, this machine's Node ≥ 24 binary and the shared libraries it needs
- * (at the same paths), `FROM scratch`. Built through the Docker API, so Docker and podman both
+ * backend bundled by esbuild, this machine's Node ≥ 24 binary and `/bin/sh`, and the shared
+ * libraries they need (at the same paths), `FROM scratch`. There is no npm in the image. Built through the Docker API, so Docker and podman both
  * work. The tag is a hash of everything in the image, so an unchanged backend is not rebuilt.
  */
 export async function localBackendImage(
@@ -142,7 +143,11 @@ export async function localBackendImage(
 ): Promise<string> {
   const node = nodeBinary();
   if (!node) throw new Error('no Node ≥ 24 binary found to put into the image');
-  const libraries = sharedLibraries(node.path);
+  // A POSIX shell too: the functions runtime runs a deployment's build commands with /bin/sh.
+  const shell = existsSync('/bin/sh') ? realpathSync('/bin/sh') : null;
+  const libraries = [
+    ...new Set([...sharedLibraries(node.path), ...(shell ? sharedLibraries(shell) : [])]),
+  ];
   mkdirSync(WORK_DIR, { recursive: true });
   const bundle = join(WORK_DIR, 'main.mjs');
   await bundleBackend(bundle);
@@ -150,7 +155,7 @@ export async function localBackendImage(
   const hash = createHash('sha256');
   hash.update(DOCKERFILE);
   hash.update(readFileSync(bundle));
-  hash.update(`${node.version}\n${libraries.join('\n')}`);
+  hash.update(`${node.version}\n${shell}\n${libraries.join('\n')}`);
   const image = `${LOCAL_BACKEND_REPOSITORY}:${hash.digest('hex').slice(0, 16)}`;
   if (await client.image.exists(ImageName.fromString(image))) return image;
 
@@ -159,6 +164,7 @@ export async function localBackendImage(
   rmSync(context, { recursive: true, force: true });
   const rootfs = join(context, 'rootfs');
   place(node.path, join(rootfs, NODE_IN_IMAGE));
+  if (shell) place(shell, join(rootfs, 'bin/sh'));
   for (const library of libraries) place(realpathSync(library), join(rootfs, library));
   place(bundle, join(rootfs, 'app/main.mjs'));
   mkdirSync(join(rootfs, 'tmp'), { recursive: true });
