@@ -1,0 +1,58 @@
+import { useEffect } from 'react';
+import { JoinPage } from '../features/auth/join-page.tsx';
+import { LoginPage } from '../features/auth/login-page.tsx';
+import { NoMembershipPage } from '../features/auth/no-membership-page.tsx';
+import { restoreSession } from '../features/auth/session.ts';
+import { SignupPage } from '../features/auth/signup-page.tsx';
+import { useSession } from '../features/auth/use-session.ts';
+import { ErrorState, LoadingState } from '../components/states.tsx';
+import { paths } from '../lib/paths.ts';
+import { navigate, useLocation } from '../lib/router.tsx';
+import { DeskShell } from './desk-shell.tsx';
+import { ErrorBoundary } from './error-boundary.tsx';
+
+const PUBLIC = ['/login', '/signup', '/join'];
+
+/** The app: restores the session, then shows the sign-in screens or the desk. */
+export function App() {
+  const session = useSession();
+  const { pathname, search } = useLocation();
+
+  useEffect(() => {
+    void restoreSession();
+  }, []);
+
+  const isPublic = PUBLIC.includes(pathname);
+  const signedOut = session.status === 'signed-out';
+  const member = session.status === 'ready';
+
+  // Redirects: signed-out people go to sign in (and come back); signed-in ones leave /login.
+  useEffect(() => {
+    if (signedOut && !isPublic) navigate(paths.login(pathname + search), { replace: true });
+    if (member && (pathname === '/login' || pathname === '/signup')) {
+      const back = new URLSearchParams(search).get('redirectTo');
+      navigate(back && back.startsWith('/') && !back.startsWith('//') ? back : '/', {
+        replace: true,
+      });
+    }
+  }, [signedOut, member, isPublic, pathname, search]);
+
+  let screen;
+  if (session.status === 'loading') screen = <LoadingState label="Opening the desk…" />;
+  else if (session.status === 'error')
+    screen = (
+      <ErrorState
+        title="Can’t reach the desk"
+        message={session.error.message}
+        onRetry={() => void restoreSession()}
+      />
+    );
+  else if (pathname === '/join') screen = <JoinPage />;
+  else if (session.status === 'signed-out')
+    screen = pathname === '/signup' ? <SignupPage /> : <LoginPage notice={session.notice} />;
+  else if (isPublic) screen = <LoadingState />;
+  else if (session.role === null) screen = <NoMembershipPage user={session.user} />;
+  else screen = <DeskShell key={session.user.id} user={session.user} role={session.role} />;
+
+  return <ErrorBoundary resetKey={session.status}>{screen}</ErrorBoundary>;
+}

@@ -1,0 +1,110 @@
+import { useMemo } from 'react';
+import { Avatar } from '../components/avatar.tsx';
+import { Button } from '../components/button.tsx';
+import { EmptyState } from '../components/states.tsx';
+import { hasAtLeast, type DeskRole } from '../domain/roles.ts';
+import { signOut, type SessionUser } from '../features/auth/session.ts';
+import { BoardPage } from '../features/board/board-page.tsx';
+import { DeskDataProvider } from '../features/desk-data/context.tsx';
+import { createDeskData } from '../features/desk-data/create.ts';
+import { HeaderMetrics } from '../features/header-metrics/header-metrics.tsx';
+import { OrderDrawer } from '../features/order-drawer/order-drawer.tsx';
+import { OrdersPage } from '../features/orders/orders-page.tsx';
+import { ProductsPage } from '../features/products/products-page.tsx';
+import { TeamPage } from '../features/team/team-page.tsx';
+import { matchPath, paths } from '../lib/paths.ts';
+import { Link, useLocation } from '../lib/router.tsx';
+import { ErrorBoundary } from './error-boundary.tsx';
+
+function NavLink({ to, current, children }: { to: string; current: boolean; children: string }) {
+  return (
+    <Link to={to} className="nav__link" aria-current={current ? 'page' : undefined}>
+      {children}
+    </Link>
+  );
+}
+
+/** The signed-in desk: header (nav, live metrics, connection, user), the page, the drawer. */
+export function DeskShell({ user, role }: { user: SessionUser; role: DeskRole }) {
+  const desk = useMemo(() => createDeskData(), []);
+  const { pathname, search } = useLocation();
+  const drawer = matchPath('/orders/:id', pathname);
+  const background = drawer
+    ? new URLSearchParams(search).get('view') === 'board'
+      ? '/'
+      : '/orders'
+    : pathname;
+
+  let page;
+  if (background === '/') page = <BoardPage />;
+  else if (background === '/orders') page = <OrdersPage />;
+  else if (background === '/products')
+    page = hasAtLeast(role, 'manager') ? <ProductsPage /> : <Forbidden what="the catalog" />;
+  else if (background === '/team')
+    page = hasAtLeast(role, 'owner') ? <TeamPage /> : <Forbidden what="the team" />;
+  else
+    page = (
+      <EmptyState title="Page not found">
+        <Link to={paths.board}>Back to the board</Link>
+      </EmptyState>
+    );
+
+  return (
+    <DeskDataProvider desk={desk}>
+      <div className="shell">
+        <header className="topbar">
+          <Link to={paths.board} className="topbar__brand" aria-label="Livedesk board">
+            <span className="brand-mark" aria-hidden="true" />
+            <span className="brand-name">Livedesk</span>
+          </Link>
+          <nav className="nav" aria-label="Main">
+            <NavLink to={paths.board} current={background === '/'}>
+              Board
+            </NavLink>
+            <NavLink to={paths.orders} current={background === '/orders'}>
+              Orders
+            </NavLink>
+            {hasAtLeast(role, 'manager') && (
+              <NavLink to={paths.products} current={background === '/products'}>
+                Products
+              </NavLink>
+            )}
+            {hasAtLeast(role, 'owner') && (
+              <NavLink to={paths.team} current={background === '/team'}>
+                Team
+              </NavLink>
+            )}
+          </nav>
+          <div className="topbar__spacer" />
+          <HeaderMetrics />
+          <div className="usermenu">
+            <Avatar name={user.name} id={user.id} />
+            <div>
+              <div className="usermenu__name">{user.name}</div>
+              <div className="usermenu__role">{role}</div>
+            </div>
+            <Button variant="ghost" size="sm" onClick={() => void signOut()}>
+              Sign out
+            </Button>
+          </div>
+        </header>
+        <main className="main">
+          <ErrorBoundary resetKey={background}>{page}</ErrorBoundary>
+        </main>
+        {drawer && (
+          <ErrorBoundary resetKey={drawer.id}>
+            <OrderDrawer orderId={drawer.id!} />
+          </ErrorBoundary>
+        )}
+      </div>
+    </DeskDataProvider>
+  );
+}
+
+function Forbidden({ what }: { what: string }) {
+  return (
+    <EmptyState title={`You don’t have permission to manage ${what}.`}>
+      Ask an owner if you need access. <Link to={paths.board}>Back to the board</Link>
+    </EmptyState>
+  );
+}

@@ -1,0 +1,76 @@
+import { useCallback } from 'react';
+import { List, type RowComponentProps } from 'react-window';
+import { EmptyState } from '../../components/states.tsx';
+import type { OrderListSpec } from '../desk-data/types.ts';
+import { useDesk } from '../desk-data/context.tsx';
+import { useNow } from '../header-metrics/use-now.ts';
+import { OrderCard } from './order-card.tsx';
+
+/** Card height plus the gap below it. */
+const CARD_ROW = 104;
+
+type RowProps = { ids: readonly string[]; now: number };
+
+function CardRow({ index, style, ids, now, ariaAttributes }: RowComponentProps<RowProps>) {
+  return (
+    <div style={style} className="card-slot" {...ariaAttributes}>
+      <OrderCard id={ids[index]!} now={now} />
+    </div>
+  );
+}
+
+/** One board column: a title with a live count and a virtualized list of cards. */
+export function BoardColumn({
+  title,
+  color,
+  spec,
+  empty,
+}: {
+  title: string;
+  color: string;
+  spec: OrderListSpec;
+  empty: string;
+}) {
+  const desk = useDesk();
+  const ids = desk.useOrderIds(spec);
+  const now = useNow();
+  const rowKey = useCallback((index: number, props: RowProps) => props.ids[index]!, []);
+  const headingId = `col-${title.replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <section
+      className="column"
+      aria-labelledby={headingId}
+      data-testid={`column-${headingId.slice(4)}`}
+    >
+      <header className="column__head">
+        <span className="column__dot" style={{ background: color }} aria-hidden="true" />
+        <h2 className="column__title" id={headingId}>
+          {title}
+        </h2>
+        <span
+          className="column__count"
+          aria-label={`${ids.length} orders`}
+          data-testid="column-count"
+        >
+          {ids.length}
+        </span>
+      </header>
+      <div className="column__body">
+        {ids.length === 0 ? (
+          <EmptyState title={empty} compact />
+        ) : (
+          <List
+            rowComponent={CardRow}
+            rowCount={ids.length}
+            rowHeight={CARD_ROW}
+            rowProps={{ ids, now }}
+            rowKey={rowKey}
+            overscanCount={4}
+            role="list"
+            aria-labelledby={headingId}
+          />
+        )}
+      </div>
+    </section>
+  );
+}

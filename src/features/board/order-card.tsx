@@ -1,0 +1,54 @@
+import { memo } from 'react';
+import { Avatar } from '../../components/avatar.tsx';
+import { formatMoney } from '../../domain/money.ts';
+import { formatOrderNumber, itemsSummary } from '../../domain/order.ts';
+import { firstName, formatAge } from '../../lib/format.ts';
+import { paths } from '../../lib/paths.ts';
+import { Link } from '../../lib/router.tsx';
+import { useDesk } from '../desk-data/context.tsx';
+
+const LATE_MS = 15 * 60_000;
+
+/** A board card: number, age, items, total, assignee. Subscribes to its own order. */
+export const OrderCard = memo(function OrderCard({ id, now }: { id: string; now: number }) {
+  const desk = useDesk();
+  const order = desk.useOrder(id);
+  const pending = desk.useIsPending(id);
+  if (!order) return null;
+  const since =
+    order.status === 'fulfilled'
+      ? (order.fulfilledAt ?? order.updatedAt)
+      : (order.paidAt ?? order.createdAt);
+  const late = order.status !== 'fulfilled' && now - since > LATE_MS;
+  return (
+    <Link
+      to={`${paths.order(order.id)}?view=board`}
+      className={`card${pending ? ' is-pending' : ''}`}
+      data-testid="order-card"
+      data-order-number={order.number}
+      aria-label={`Order ${formatOrderNumber(order.number)}, ${formatMoney(order.totalCents, order.currency)}${order.assigneeName ? `, claimed by ${order.assigneeName}` : ', unclaimed'}`}
+    >
+      <div className="card__top">
+        <span className="card__number">{formatOrderNumber(order.number)}</span>
+        <span className="muted" style={{ fontSize: 12 }}>
+          {order.customerName}
+        </span>
+        <span className={`card__age${late ? ' card__age--late' : ''}`} title="Time since paid">
+          {formatAge(since, now)}
+        </span>
+      </div>
+      <div className="card__items">{itemsSummary(order.items)}</div>
+      <div className="card__bottom">
+        <span className="card__total">{formatMoney(order.totalCents, order.currency)}</span>
+        {order.assigneeName ? (
+          <span className="card__assignee">
+            <Avatar name={order.assigneeName} id={order.assigneeId ?? undefined} size="sm" />
+            {firstName(order.assigneeName)}
+          </span>
+        ) : (
+          <span className="card__unassigned">Unclaimed</span>
+        )}
+      </div>
+    </Link>
+  );
+});

@@ -1,0 +1,487 @@
+import { ID, Query, type Models, type RealtimeResponseEvent } from 'appwrite';
+import { useMemo, useSyncExternalStore } from 'react';
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import {
+  activityFromDocument,
+  noteFromDocument,
+  type Activity,
+  type Note,
+} from '../../domain/entities.ts';
+import { AppError, appErrorFromBody } from '../../domain/errors.ts';
+import { COLLECTIONS, DATABASE_ID, FUNCTIONS } from '../../domain/ids.ts';
+import { decideOrderAction, type Actor, type OrderAction } from '../../domain/order-machine.ts';
+import { orderFromDocument, type Order, type OrderDocument } from '../../domain/order.ts';
+import { onConnection, sdk, subscribe } from '../../lib/appwrite.ts';
+import { toAppError } from '../../lib/errors.ts';
+import { computeMetrics, type DeskMetrics } from '../header-metrics/compute.ts';
+import { SortedView } from './sorted-view.ts';
+import type { ConnectionInfo, DeskData, LoadState, OrderListSpec, PerOrder } from './types.ts';
+
+/**
+ * A stand-in data layer for the desk views until the normalized store of store/ lands: orders in
+ * a mutable Map (records replaced, never mutated), realtime events queued and applied once per
+ * animation frame, sorted views maintained incrementally, a version counter to notify React.
+ * Subscribe first, load the snapshot with cursor pagination, replay, go live; resync by
+ * `$updatedAt` on every reconnect.
+ */
+
+const PAGE = 5000;
+const RESYNC_MARGIN_MS = 10_000;
+const HISTORY_DAYS = 30;
+
+/** The SDK's reconnect delays (PRODUCT.md §8). */
+export function reconnectDelayMs(attempt: number): number {
+  if (attempt < 5) return 1_000;
+  if (attempt < 15) return 5_000;
+  if (attempt < 100) return 10_000;
+  return 60_000;
+}
+
+interface State {
+  version: number;
+  load: LoadState;
+  connection: ConnectionInfo;
+  metrics: DeskMetrics;
+  pending: Record<string, true>;
+  notes: Record<string, PerOrder<Note>>;
+  activity: Record<string, PerOrder<Activity>>;
+  pendingNotes: Record<string, true>;
+}
+
+const docsChannel = (collection: string) =>
+  `databases.${DATABASE_ID}.collections.${collection}.documents`;
+
+/** Whether `incoming` should replace `current`: the higher `rev`, then the later `$updatedAt`. */
+export function isNewer(incoming: Order, current: Order | undefined): boolean {
+  if (!current) return true;
+  if (incoming.rev !== current.rev) return incoming.rev > current.rev;
+  return incoming.updatedAt >= current.updatedAt;
+}
+
+export function createInterimDesk(): DeskData {
+  const orders = new Map<string, Order>();
+  const views = new Set<SortedView>();
+  const confirmed = new Map<string, Order>();
+  const eventListeners = new Set<(receivedAt: number, serverTime: number) => void>();
+  const store = createStore<State>(() => ({
+    version: 0,
+    load: { status: 'loading', loaded: 0 },
+    connection: { state: 'connecting', retryAt: null, lastEventAt: null },
+    metrics: computeMetrics([], Date.now()),
+    pending: {},
+    notes: {},
+    activity: {},
+    pendingNotes: {},
+  }));
+
+  let queue: { event: RealtimeResponseEvent<Record<string, unknown>>; receivedAt: number }[] = [];
+  let buffering = true;
+  let frame = 0;
+  let watermark = 0;
+  let attempts = 0;
+  let everOpened = false;
+
+  const changedOrders = (changed: Order[]) => {
+    if (!changed.length) return;
+    for (const view of views) view.apply(changed);
+    store.setState((s) => ({ version: s.version + 1 }));
+  };
+
+  const upsert = (order: Order, changed: Order[]): void => {
+    if (!isNewer(order, orders.get(order.id))) return;
+    orders.set(order.id, order);
+    confirmed.set(order.id, order);
+    if (order.updatedAt > watermark) watermark = order.updatedAt;
+    changed.push(order);
+  };
+
+  const applyNote = (note: Note) => {
+    const current = store.getState().notes[note.orderId];
+    if (!current) return;
+    const items = current.items.filter((n) => n.id !== note.id);
+    if (!note.deleted) items.push(note);
+    items.sort((a, b) => a.createdAt - b.createdAt);
+    const { [note.id]: _dropped, ...pendingNotes } = store.getState().pendingNotes;
+    store.setState((s) => ({
+      notes: { ...s.notes, [note.orderId]: { items, error: null } },
+      pendingNotes,
+    }));
+  };
+
+  const applyActivity = (entry: Activity) => {
+    const current = store.getState().activity[entry.orderId];
+    if (!current || current.items.some((a) => a.id === entry.id)) return;
+    const items = [...current.items, entry].sort((a, b) => a.at - b.at);
+    store.setState((s) => ({
+      activity: { ...s.activity, [entry.orderId]: { items, error: null } },
+    }));
+  };
+
+  const flush = () => {
+    frame = 0;
+    const batch = queue;
+    queue = [];
+    const changed: Order[] = [];
+    let lastServer = 0;
+    for (const { event } of batch) {
+      const channel = event.channels.find((c) => c.endsWith('.documents')) ?? '';
+      const payload = event.payload as unknown;
+      if (channel === docsChannel(COLLECTIONS.orders))
+        upsert(orderFromDocument(payload as OrderDocument), changed);
+      else if (channel === docsChannel(COLLECTIONS.notes))
+        applyNote(noteFromDocument(payload as Parameters<typeof noteFromDocument>[0]));
+      else if (channel === docsChannel(COLLECTIONS.activity))
+        applyActivity(activityFromDocument(payload as Parameters<typeof activityFromDocument>[0]));
+      lastServer = Math.max(lastServer, Date.parse(event.timestamp.replace(' ', 'T')) || 0);
+    }
+    changedOrders(changed);
+    if (batch.length) {
+      store.setState((s) => ({ connection: { ...s.connection, lastEventAt: Date.now() } }));
+      for (const listener of eventListeners)
+        for (const { event, receivedAt } of batch)
+          listener(receivedAt, Date.parse(event.timestamp.replace(' ', 'T')) || lastServer);
+    }
+  };
+
+  const onEvent = (event: RealtimeResponseEvent<Record<string, unknown>>) => {
+    queue.push({ event, receivedAt: performance.now() });
+    if (!buffering && !frame) frame = requestAnimationFrame(flush);
+  };
+
+  const loadPages = async (
+    queries: string[],
+    onPage?: (count: number) => void,
+  ): Promise<Order[]> => {
+    const out: Order[] = [];
+    let cursor: string | null = null;
+    for (;;) {
+      const page: Models.DocumentList<Models.Document> = await sdk().databases.listDocuments({
+        databaseId: DATABASE_ID,
+        collectionId: COLLECTIONS.orders,
+        queries: [...queries, Query.limit(PAGE), ...(cursor ? [Query.cursorAfter(cursor)] : [])],
+      });
+      for (const doc of page.documents)
+        out.push(orderFromDocument(doc as unknown as OrderDocument));
+      onPage?.(out.length);
+      if (page.documents.length < PAGE) return out;
+      cursor = page.documents.at(-1)!.$id;
+    }
+  };
+
+  const snapshot = async () => {
+    const since = new Date(Date.now() - HISTORY_DAYS * 24 * 3600_000).toISOString();
+    const loaded = await loadPages(
+      [Query.greaterThan('$createdAt', since), Query.orderDesc('$createdAt')],
+      (n) => store.setState({ load: { status: 'loading', loaded: n } }),
+    );
+    const changed: Order[] = [];
+    for (const order of loaded) upsert(order, changed);
+    for (const view of views) view.rebuild(orders.values());
+    buffering = false;
+    flush();
+    store.setState((s) => ({
+      version: s.version + 1,
+      load: { status: 'ready', loaded: orders.size },
+      metrics: computeMetrics(orders.values(), Date.now()),
+    }));
+  };
+
+  const resync = async () => {
+    store.setState((s) => ({ connection: { ...s.connection, state: 'resyncing', retryAt: null } }));
+    try {
+      const since = new Date(watermark - RESYNC_MARGIN_MS).toISOString();
+      const changed: Order[] = [];
+      for (const order of await loadPages([
+        Query.greaterThan('$updatedAt', since),
+        Query.orderAsc('$updatedAt'),
+      ]))
+        upsert(order, changed);
+      changedOrders(changed);
+      for (const orderId of Object.keys(store.getState().notes)) void loadNotes(orderId);
+      store.setState((s) => ({ connection: { ...s.connection, state: 'live' } }));
+    } catch {
+      store.setState((s) => ({
+        connection: { ...s.connection, state: 'reconnecting', retryAt: Date.now() + 1000 },
+      }));
+      setTimeout(() => void resync(), 1000);
+    }
+  };
+
+  const loadNotes = async (orderId: string) => {
+    try {
+      const { documents } = await sdk().databases.listDocuments({
+        databaseId: DATABASE_ID,
+        collectionId: COLLECTIONS.notes,
+        queries: [Query.equal('orderId', orderId), Query.orderAsc('$createdAt'), Query.limit(500)],
+      });
+      const items = documents
+        .map((d) => noteFromDocument(d as unknown as Parameters<typeof noteFromDocument>[0]))
+        .filter((n) => !n.deleted);
+      store.setState((s) => ({ notes: { ...s.notes, [orderId]: { items, error: null } } }));
+    } catch (error) {
+      store.setState((s) => ({
+        notes: { ...s.notes, [orderId]: { items: [], error: toAppError(error) } },
+      }));
+    }
+  };
+
+  const loadActivity = async (orderId: string) => {
+    try {
+      const { documents } = await sdk().databases.listDocuments({
+        databaseId: DATABASE_ID,
+        collectionId: COLLECTIONS.activity,
+        queries: [Query.equal('orderId', orderId), Query.orderAsc('at'), Query.limit(500)],
+      });
+      const items = documents.map((d) =>
+        activityFromDocument(d as unknown as Parameters<typeof activityFromDocument>[0]),
+      );
+      store.setState((s) => ({ activity: { ...s.activity, [orderId]: { items, error: null } } }));
+    } catch (error) {
+      store.setState((s) => ({
+        activity: { ...s.activity, [orderId]: { items: [], error: toAppError(error) } },
+      }));
+    }
+  };
+
+  const refreshOrder = async (orderId: string) => {
+    const doc = await sdk().databases.getDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.orders,
+      documentId: orderId,
+    });
+    const fresh = orderFromDocument(doc as unknown as OrderDocument);
+    const changed: Order[] = [];
+    confirmed.set(fresh.id, fresh);
+    orders.set(fresh.id, fresh);
+    changed.push(fresh);
+    changedOrders(changed);
+  };
+
+  const desk: DeskData = {
+    start() {
+      let stopped = false;
+      const unsubscribe = subscribe<Record<string, unknown>>(
+        [
+          docsChannel(COLLECTIONS.orders),
+          docsChannel(COLLECTIONS.notes),
+          docsChannel(COLLECTIONS.activity),
+        ],
+        onEvent,
+      );
+      const stopConnection = onConnection((signal) => {
+        if (signal === 'open') {
+          const reconnect = everOpened;
+          everOpened = true;
+          attempts = 0;
+          if (reconnect && !buffering) void resync();
+          else if (!buffering)
+            store.setState((s) => ({
+              connection: { ...s.connection, state: 'live', retryAt: null },
+            }));
+        } else if (signal === 'close') {
+          if (!navigator.onLine) return;
+          const retryAt = Date.now() + reconnectDelayMs(attempts++);
+          store.setState((s) => ({
+            connection: { ...s.connection, state: 'reconnecting', retryAt },
+          }));
+        }
+      });
+      const offline = () =>
+        store.setState((s) => ({
+          connection: { ...s.connection, state: 'offline', retryAt: null },
+        }));
+      const online = () =>
+        store.setState((s) => ({
+          connection: { ...s.connection, state: 'reconnecting', retryAt: Date.now() + 1000 },
+        }));
+      window.addEventListener('offline', offline);
+      window.addEventListener('online', online);
+      const ticker = setInterval(() => {
+        if (store.getState().load.status === 'ready')
+          store.setState({ metrics: computeMetrics(orders.values(), Date.now()) });
+      }, 1000);
+      void snapshot()
+        .then(() => {
+          if (!stopped && everOpened)
+            store.setState((s) => ({ connection: { ...s.connection, state: 'live' } }));
+        })
+        .catch((error: unknown) =>
+          store.setState({ load: { status: 'error', error: toAppError(error) } }),
+        );
+      return () => {
+        stopped = true;
+        unsubscribe();
+        stopConnection();
+        clearInterval(ticker);
+        window.removeEventListener('offline', offline);
+        window.removeEventListener('online', online);
+        if (frame) cancelAnimationFrame(frame);
+      };
+    },
+    useLoadState: () => useStore(store, (s) => s.load),
+    useConnection: () => useStore(store, (s) => s.connection),
+    useMetrics: () => useStore(store, (s) => s.metrics),
+    useOrder(id) {
+      return useStore(store, () => orders.get(id));
+    },
+    useIsPending(id) {
+      return useStore(store, (s) => s.pending[id] === true);
+    },
+    useIsNotePending(id) {
+      return useStore(store, (s) => s.pendingNotes[id] === true);
+    },
+    useOrderIds(spec: OrderListSpec) {
+      const { sort, dir, filter, fulfilledSince } = spec;
+      const statusKey = spec.statuses?.join(',') ?? '';
+      const view = useMemo(() => {
+        const made = new SortedView(
+          {
+            sort,
+            dir,
+            filter,
+            fulfilledSince,
+            statuses: statusKey ? (statusKey.split(',') as Order['status'][]) : [],
+          },
+          (id) => orders.get(id),
+        );
+        made.rebuild(orders.values());
+        return made;
+      }, [sort, dir, filter, fulfilledSince, statusKey]);
+      const subscribeView = useMemo(
+        () => (listener: () => void) => {
+          if (!views.has(view)) {
+            view.rebuild(orders.values());
+            views.add(view);
+          }
+          const unsubscribe = store.subscribe(listener);
+          return () => {
+            unsubscribe();
+            views.delete(view);
+          };
+        },
+        [view],
+      );
+      return useSyncExternalStore(subscribeView, () => view.ids);
+    },
+    useNotes(orderId) {
+      const value = useStore(store, (s) => s.notes[orderId] ?? null);
+      if (value === null && !(orderId in store.getState().notes)) {
+        store.setState((s) => ({ notes: { ...s.notes, [orderId]: null } }));
+        void loadNotes(orderId);
+      }
+      return value;
+    },
+    useActivity(orderId) {
+      const value = useStore(store, (s) => s.activity[orderId] ?? null);
+      if (value === null && !(orderId in store.getState().activity)) {
+        store.setState((s) => ({ activity: { ...s.activity, [orderId]: null } }));
+        void loadActivity(orderId);
+      }
+      return value;
+    },
+    async performOrderAction(orderId: string, action: OrderAction, actor: Actor) {
+      const before = orders.get(orderId);
+      if (!before) throw new AppError('NOT_FOUND', 'This order is no longer on the desk.');
+      const decision = decideOrderAction(
+        before,
+        { action, expectedRev: before.rev },
+        actor,
+        Date.now(),
+      );
+      if (decision instanceof AppError) throw decision;
+      const optimistic: Order = { ...before, ...decision.patch, updatedAt: Date.now() } as Order;
+      orders.set(orderId, optimistic);
+      store.setState((s) => ({ pending: { ...s.pending, [orderId]: true } }));
+      changedOrders([optimistic]);
+      const settle = () => {
+        const { [orderId]: _done, ...pending } = store.getState().pending;
+        store.setState({ pending });
+      };
+      try {
+        const execution = await sdk().functions.createExecution({
+          functionId: FUNCTIONS.orderAction,
+          body: JSON.stringify({ orderId, action, expectedRev: before.rev }),
+          async: false,
+          method: 'POST' as never,
+          headers: { 'content-type': 'application/json' },
+        });
+        let body: unknown = null;
+        try {
+          body = JSON.parse(execution.responseBody || 'null');
+        } catch {
+          body = null;
+        }
+        const failure = appErrorFromBody(body);
+        if (failure || execution.responseStatusCode >= 400)
+          throw (
+            failure ??
+            new AppError('SERVER_ERROR', `Something went wrong (ref ${execution.$id.slice(0, 8)}).`)
+          );
+        const doc =
+          (body as { order?: OrderDocument } | null)?.order ?? (body as OrderDocument | null);
+        settle();
+        if (doc && typeof doc === 'object' && '$id' in doc) {
+          const changed: Order[] = [];
+          confirmed.delete(orderId);
+          orders.set(orderId, before);
+          upsert(orderFromDocument(doc), changed);
+          if (!changed.length) orders.set(orderId, optimistic);
+          changedOrders([orders.get(orderId)!]);
+        }
+      } catch (error) {
+        settle();
+        const appError = toAppError(error, 'do that');
+        const current = orders.get(orderId);
+        if (current === optimistic) {
+          orders.set(orderId, confirmed.get(orderId) ?? before);
+          changedOrders([orders.get(orderId)!]);
+        }
+        if (appError.code === 'ORDER_CONFLICT' || appError.code === 'INVALID_TRANSITION')
+          await refreshOrder(orderId).catch(() => {});
+        throw appError;
+      }
+    },
+    async addNote(orderId, body, author) {
+      const id = ID.unique();
+      const now = Date.now();
+      const note: Note = {
+        id,
+        createdAt: now,
+        updatedAt: now,
+        orderId,
+        authorId: author.id,
+        authorName: author.name,
+        body: body.trim(),
+        deleted: false,
+      };
+      store.setState((s) => ({ pendingNotes: { ...s.pendingNotes, [id]: true } }));
+      applyNote(note);
+      store.setState((s) => ({ pendingNotes: { ...s.pendingNotes, [id]: true } }));
+      try {
+        const doc = await sdk().databases.createDocument({
+          databaseId: DATABASE_ID,
+          collectionId: COLLECTIONS.notes,
+          documentId: id,
+          data: {
+            orderId,
+            authorId: author.id,
+            authorName: author.name,
+            body: note.body,
+            deleted: false,
+          },
+        });
+        applyNote(noteFromDocument(doc as unknown as Parameters<typeof noteFromDocument>[0]));
+      } catch (error) {
+        applyNote({ ...note, deleted: true });
+        throw toAppError(error, 'add notes');
+      }
+    },
+    refreshOrder,
+    onEventApplied(listener) {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
+  };
+  return desk;
+}

@@ -1,0 +1,67 @@
+import type { Activity, Note } from '../../domain/entities.ts';
+import type { AppError } from '../../domain/errors.ts';
+import type { Actor, OrderAction } from '../../domain/order-machine.ts';
+import type { Order, OrderStatus } from '../../domain/order.ts';
+import type { DeskMetrics } from '../header-metrics/compute.ts';
+
+/**
+ * What the desk views need from the data layer. The views use only this, through the hooks in
+ * hooks.ts, so the data layer behind it (the normalized store of store/, or the stand-in in
+ * interim-store.ts until it lands) can change without touching a view.
+ */
+
+/** Where the initial load is. */
+export type LoadState =
+  | { status: 'loading'; loaded: number }
+  | { status: 'ready'; loaded: number }
+  | { status: 'error'; error: AppError };
+
+/** The realtime connection, as the header shows it. */
+export interface ConnectionInfo {
+  state: 'connecting' | 'live' | 'reconnecting' | 'resyncing' | 'offline';
+  /** When the next reconnect attempt happens (epoch ms), while reconnecting. */
+  retryAt: number | null;
+  /** When the last realtime event arrived (epoch ms). */
+  lastEventAt: number | null;
+}
+
+/** An ordered view of orders: which, and in what order. */
+export interface OrderListSpec {
+  /** Only these statuses (all when empty or absent). */
+  statuses?: readonly OrderStatus[];
+  /** Only orders finished (fulfilled) since this time, for "Done today". */
+  fulfilledSince?: number;
+  sort: keyof Order | 'items';
+  dir: 'asc' | 'desc';
+  /** A further row predicate (filters and search); keep it referentially stable. */
+  filter?: ((order: Order) => boolean) | null;
+}
+
+/** Notes or activity of one order: null while loading. */
+export type PerOrder<T> = { items: T[]; error: AppError | null } | null;
+
+/** The data layer behind the desk views. */
+export interface DeskData {
+  /** Starts loading and live sync; returns the cleanup. */
+  start(): () => void;
+  useLoadState(): LoadState;
+  useConnection(): ConnectionInfo;
+  useOrder(id: string): Order | undefined;
+  /** Order ids of a view, in order; a new array only when the view changes. */
+  useOrderIds(spec: OrderListSpec): readonly string[];
+  useMetrics(): DeskMetrics;
+  useNotes(orderId: string): PerOrder<Note>;
+  useActivity(orderId: string): PerOrder<Activity>;
+  /** Whether this order has an action of ours in flight (optimistic). */
+  useIsPending(orderId: string): boolean;
+  /** Whether a note of ours is still on its way to the backend. */
+  useIsNotePending(noteId: string): boolean;
+  /** Runs a workflow action through `order-action` (optimistic; rolls back and throws AppError on failure). */
+  performOrderAction(orderId: string, action: OrderAction, actor: Actor): Promise<void>;
+  /** Adds a note (shown at once, confirmed by the backend). */
+  addNote(orderId: string, body: string, author: { id: string; name: string }): Promise<void>;
+  /** Reloads one order from the backend (after a conflict). */
+  refreshOrder(orderId: string): Promise<void>;
+  /** Called with the time a realtime event was received and its server timestamp (bench hooks). */
+  onEventApplied?: (listener: (receivedAt: number, serverTime: number) => void) => () => void;
+}

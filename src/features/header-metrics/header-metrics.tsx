@@ -1,0 +1,67 @@
+import { ConnectionBadge, type ConnectionView } from '../../components/connection-badge.tsx';
+import { Sparkline } from '../../components/sparkline.tsx';
+import { formatMoney } from '../../domain/money.ts';
+import { formatAge, formatCount, formatDuration } from '../../lib/format.ts';
+import { useDesk } from '../desk-data/context.tsx';
+import type { ConnectionInfo } from '../desk-data/types.ts';
+import { useNow } from './use-now.ts';
+
+/** The connection as the badge shows it, with the retry countdown in whole seconds. */
+export function connectionView(info: ConnectionInfo, now: number): ConnectionView {
+  if (info.state === 'reconnecting')
+    return {
+      state: 'reconnecting',
+      retryInSeconds:
+        info.retryAt === null ? null : Math.max(0, Math.ceil((info.retryAt - now) / 1000)),
+    };
+  return { state: info.state };
+}
+
+/** Today's revenue, orders, work in progress, median paid→ready, orders/min, connection. */
+export function HeaderMetrics() {
+  const desk = useDesk();
+  const metrics = desk.useMetrics();
+  const connection = desk.useConnection();
+  const load = desk.useLoadState();
+  const now = useNow();
+  const ready = load.status === 'ready';
+  const lastMinute = metrics.perMinute.at(-1) ?? 0;
+  return (
+    <div className="metrics" aria-label="Today">
+      <Metric
+        label="Revenue today"
+        value={ready ? formatMoney(metrics.revenueCents, metrics.currency) : '—'}
+      />
+      <Metric label="Orders today" value={ready ? formatCount(metrics.ordersToday) : '—'} />
+      <Metric label="In progress" value={ready ? formatCount(metrics.inProgress) : '—'} />
+      <Metric
+        label="Paid → ready"
+        value={ready ? formatDuration(metrics.medianPaidToReadyMs) : '—'}
+        optional
+      />
+      <div className="metric metric--spark metric--optional">
+        <Sparkline
+          values={metrics.perMinute}
+          label={`Orders per minute, last hour; ${lastMinute} this minute`}
+        />
+        <div className="metric">
+          <span className="metric__label">Per min</span>
+          <span className="metric__value">{ready ? lastMinute : '—'}</span>
+        </div>
+      </div>
+      <ConnectionBadge
+        view={connectionView(connection, now)}
+        lastEvent={connection.lastEventAt ? formatAge(connection.lastEventAt, now) : null}
+      />
+    </div>
+  );
+}
+
+function Metric({ label, value, optional }: { label: string; value: string; optional?: boolean }) {
+  return (
+    <div className={`metric${optional ? ' metric--optional' : ''}`}>
+      <span className="metric__label">{label}</span>
+      <span className="metric__value">{value}</span>
+    </div>
+  );
+}

@@ -1,0 +1,113 @@
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Avatar } from '../../components/avatar.tsx';
+import { Button } from '../../components/button.tsx';
+import { ErrorState, LoadingState } from '../../components/states.tsx';
+import type { Note } from '../../domain/entities.ts';
+import { LIMITS, validateNoteBody } from '../../domain/validation.ts';
+import { toAppError } from '../../lib/errors.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { useDesk } from '../desk-data/context.tsx';
+
+function NoteItem({ note }: { note: Note }) {
+  const pending = useDesk().useIsNotePending(note.id);
+  return (
+    <li className={`note${pending ? ' is-pending' : ''}`} data-testid="note">
+      <Avatar name={note.authorName} id={note.authorId} />
+      <div>
+        <div className="note__meta">
+          <strong>{note.authorName}</strong>
+          {pending ? 'Sending…' : formatDateTime(note.createdAt)}
+        </div>
+        <p className="note__body">{note.body}</p>
+      </div>
+    </li>
+  );
+}
+
+/** Notes of an order, live, and a form to add one (Ctrl/⌘+Enter sends). */
+export function Notes({
+  orderId,
+  author,
+}: {
+  orderId: string;
+  author: { id: string; name: string };
+}) {
+  const desk = useDesk();
+  const notes = desk.useNotes(orderId);
+  const [body, setBody] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    const problem = validateNoteBody(body);
+    if (problem) return setError(problem.message);
+    setError(null);
+    const text = body;
+    setBody('');
+    try {
+      await desk.addNote(orderId, text, author);
+    } catch (caught) {
+      setBody(text);
+      setError(toAppError(caught, 'add notes').message);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void submit();
+  };
+
+  return (
+    <section className="section" aria-labelledby="notes-title">
+      <h3 className="section__title" id="notes-title">
+        Notes
+      </h3>
+      {notes === null ? (
+        <LoadingState compact label="Loading notes…" />
+      ) : notes.error ? (
+        <ErrorState compact message={notes.error.message} />
+      ) : notes.items.length === 0 ? (
+        <p className="muted" style={{ fontSize: 13 }}>
+          No notes yet.
+        </p>
+      ) : (
+        <ul className="notes" aria-live="polite">
+          {notes.items.map((note) => (
+            <NoteItem key={note.id} note={note} />
+          ))}
+        </ul>
+      )}
+      <form className="note-form" onSubmit={(e) => void submit(e)}>
+        <label className="sr-only" htmlFor="note-body">
+          Add a note
+        </label>
+        <textarea
+          id="note-body"
+          className="textarea"
+          placeholder="Add a note for the team…"
+          value={body}
+          maxLength={LIMITS.noteMax + 100}
+          onChange={(e) => setBody(e.target.value)}
+          onKeyDown={onKeyDown}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'note-error' : undefined}
+        />
+        <div className="note-form__row">
+          {error ? (
+            <span className="field__error" id="note-error" role="alert">
+              {error}
+            </span>
+          ) : (
+            <span>
+              {body.length > LIMITS.noteMax * 0.8
+                ? `${body.length} / ${LIMITS.noteMax}`
+                : 'Ctrl+Enter to send'}
+            </span>
+          )}
+          <Button type="submit" size="sm" variant="primary" disabled={!body.trim()}>
+            Add note
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,276 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Avatar } from '../../components/avatar.tsx';
+import { Button } from '../../components/button.tsx';
+import { Drawer } from '../../components/drawer.tsx';
+import { ErrorState, LoadingState } from '../../components/states.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import type { AppError } from '../../domain/errors.ts';
+import { formatMoney } from '../../domain/money.ts';
+import { availableActions, type OrderAction } from '../../domain/order-machine.ts';
+import { formatOrderNumber, type Order } from '../../domain/order.ts';
+import { toAppError } from '../../lib/errors.ts';
+import { firstName, formatClock, formatDateTime } from '../../lib/format.ts';
+import { navigate, useLocation } from '../../lib/router.tsx';
+import { useMember } from '../auth/use-session.ts';
+import { useDesk } from '../desk-data/context.tsx';
+import { ACTION_LABEL, describeActivity } from './labels.ts';
+import { Notes } from './notes.tsx';
+import { useOrderPresence, type Viewer } from './presence.ts';
+
+const ACTION_ORDER: readonly OrderAction[] = [
+  'start',
+  'ready',
+  'fulfil',
+  'claim',
+  'take-over',
+  'unclaim',
+  'cancel',
+];
+const PRIMARY: ReadonlySet<OrderAction> = new Set(['start', 'ready', 'fulfil', 'claim']);
+
+/** `/orders/:id`: the drawer over the board or table. */
+export function OrderDrawer({ orderId }: { orderId: string }) {
+  const desk = useDesk();
+  const order = desk.useOrder(orderId);
+  const load = desk.useLoadState();
+  const { user, role } = useMember();
+  const { search } = useLocation();
+  const viewers = useOrderPresence(orderId, user);
+  const [missing, setMissing] = useState<AppError | null>(null);
+
+  const close = useCallback(() => {
+    const params = new URLSearchParams(search);
+    const view = params.get('view');
+    params.delete('view');
+    const rest = params.toString();
+    navigate(view === 'board' ? '/' : `/orders${rest ? `?${rest}` : ''}`);
+  }, [search]);
+
+  useEffect(() => {
+    if (order || load.status !== 'ready') return;
+    desk.refreshOrder(orderId).catch((error: unknown) => setMissing(toAppError(error)));
+  }, [order, load.status, desk, orderId]);
+
+  const title = order ? (
+    <>
+      {formatOrderNumber(order.number)} <StatusBadge status={order.status} />
+    </>
+  ) : (
+    'Order'
+  );
+
+  return (
+    <Drawer title={title} onClose={close} actions={<PresenceList viewers={viewers} />}>
+      {order ? (
+        <OrderDetails order={order} actor={{ id: user.id, name: user.name, role }} />
+      ) : missing ? (
+        <ErrorState
+          title={missing.code === 'NOT_FOUND' ? 'Order not found' : 'This order didn’t load'}
+          message={
+            missing.code === 'NOT_FOUND'
+              ? 'It may be older than 30 days, or the link is wrong.'
+              : missing.message
+          }
+        />
+      ) : (
+        <LoadingState label="Loading the order…" />
+      )}
+    </Drawer>
+  );
+}
+
+function PresenceList({ viewers }: { viewers: Viewer[] }) {
+  if (viewers.length === 0) return null;
+  const names = viewers.map((v) => firstName(v.name));
+  const text =
+    names.length === 1
+      ? `${names[0]} is viewing`
+      : `${names.slice(0, -1).join(', ')} and ${names.at(-1)} are viewing`;
+  return (
+    <div className="presence" data-testid="presence" aria-live="polite">
+      <span className="presence__avatars" aria-hidden="true">
+        {viewers.slice(0, 3).map((v) => (
+          <Avatar key={v.userId} name={v.name} id={v.userId} size="sm" />
+        ))}
+      </span>
+      {text}
+    </div>
+  );
+}
+
+function OrderDetails({
+  order,
+  actor,
+}: {
+  order: Order;
+  actor: { id: string; name: string; role: Parameters<typeof availableActions>[1]['role'] };
+}) {
+  const desk = useDesk();
+  const pending = desk.useIsPending(order.id);
+  const activity = desk.useActivity(order.id);
+  const [busy, setBusy] = useState<OrderAction | null>(null);
+  const [error, setError] = useState<AppError | null>(null);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const actions = ACTION_ORDER.filter((a) => availableActions(order, actor).includes(a));
+
+  const run = async (action: OrderAction) => {
+    if (action === 'cancel' && !confirmCancel) return setConfirmCancel(true);
+    setConfirmCancel(false);
+    setBusy(action);
+    setError(null);
+    try {
+      await desk.performOrderAction(order.id, action, actor);
+    } catch (caught) {
+      setError(toAppError(caught, ACTION_LABEL[action].toLowerCase()));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <>
+      <section className="section" aria-label="Actions">
+        {error && (
+          <div
+            className={`alert ${error.code === 'ORDER_CONFLICT' ? 'alert--info' : 'alert--error'}`}
+            role="alert"
+            data-testid="action-error"
+          >
+            {error.message}
+            {error.code === 'ORDER_CONFLICT' && ' The order below is up to date.'}
+          </div>
+        )}
+        {confirmCancel ? (
+          <div className="alert alert--error" role="alertdialog" aria-label="Confirm cancel">
+            <span style={{ flex: 1 }}>Cancel this order and refund it in full?</span>
+            <Button
+              size="sm"
+              variant="danger"
+              busy={busy === 'cancel'}
+              onClick={() => void run('cancel')}
+            >
+              Yes, cancel
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setConfirmCancel(false)}>
+              Keep it
+            </Button>
+          </div>
+        ) : actions.length > 0 ? (
+          <div className="actions">
+            {actions.map((action) => (
+              <Button
+                key={action}
+                variant={
+                  action === 'cancel' ? 'danger' : PRIMARY.has(action) ? 'primary' : 'secondary'
+                }
+                busy={busy === action}
+                disabled={busy !== null || pending}
+                onClick={() => void run(action)}
+              >
+                {ACTION_LABEL[action]}
+              </Button>
+            ))}
+          </div>
+        ) : (
+          <p className="muted" style={{ fontSize: 13 }}>
+            No actions available for this order.
+          </p>
+        )}
+      </section>
+
+      <section className="section" aria-labelledby="customer-title">
+        <h3 className="section__title" id="customer-title">
+          Customer and payment
+        </h3>
+        <dl className="kv">
+          <dt>Customer</dt>
+          <dd>{order.customerName}</dd>
+          <dt>Email</dt>
+          <dd>{order.customerEmail}</dd>
+          <dt>Assignee</dt>
+          <dd data-testid="assignee">
+            {order.assigneeName ? (
+              <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>
+                <Avatar name={order.assigneeName} id={order.assigneeId ?? undefined} size="sm" />{' '}
+                {order.assigneeName}
+              </span>
+            ) : (
+              <span className="muted">Unclaimed</span>
+            )}
+          </dd>
+          <dt>Payment</dt>
+          <dd>
+            {order.cardBrand
+              ? `${order.cardBrand.toUpperCase()} •••• ${order.cardLast4 ?? '????'}`
+              : 'Card'}{' '}
+            · {order.paymentStatus.replace(/_/g, ' ')}
+            {order.refundedCents > 0 &&
+              ` · refunded ${formatMoney(order.refundedCents, order.currency)}`}
+          </dd>
+          <dt>Placed</dt>
+          <dd>{formatDateTime(order.createdAt)}</dd>
+        </dl>
+      </section>
+
+      <section className="section" aria-labelledby="items-title">
+        <h3 className="section__title" id="items-title">
+          Items
+        </h3>
+        <table className="items">
+          <tbody>
+            {order.items.map((item, index) => (
+              <tr key={`${item.productId}-${index}`}>
+                <td className="qty">{item.qty}×</td>
+                <td>{item.name}</td>
+                <td>{formatMoney(item.unitPriceCents * item.qty, order.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            {order.subtotalCents !== order.totalCents && (
+              <tr>
+                <td />
+                <td>Subtotal</td>
+                <td>{formatMoney(order.subtotalCents, order.currency)}</td>
+              </tr>
+            )}
+            <tr>
+              <td />
+              <td>Total</td>
+              <td>{formatMoney(order.totalCents, order.currency)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </section>
+
+      <Notes orderId={order.id} author={{ id: actor.id, name: actor.name }} />
+
+      <section className="section" aria-labelledby="activity-title">
+        <h3 className="section__title" id="activity-title">
+          Activity
+        </h3>
+        {activity === null ? (
+          <LoadingState compact label="Loading activity…" />
+        ) : activity.error ? (
+          <ErrorState compact message={activity.error.message} />
+        ) : activity.items.length === 0 ? (
+          <p className="muted" style={{ fontSize: 13 }}>
+            No activity recorded.
+          </p>
+        ) : (
+          <ol className="timeline" data-testid="timeline">
+            {activity.items.map((entry) => (
+              <li key={entry.id}>
+                <span className="timeline__dot" aria-hidden="true" />
+                <span>{describeActivity(entry)}</span>
+                <time className="timeline__time" dateTime={new Date(entry.at).toISOString()}>
+                  {formatClock(entry.at)}
+                </time>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,89 @@
+import { memo, useEffect, useRef, useState, type CSSProperties } from 'react';
+import { Avatar } from '../../components/avatar.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { formatMoney } from '../../domain/money.ts';
+import { formatOrderNumber, itemsSummary } from '../../domain/order.ts';
+import { formatAge, formatDateTime } from '../../lib/format.ts';
+import { useDesk } from '../desk-data/context.tsx';
+
+/** How long a changed row stays highlighted. */
+const FLASH_MS = 1200;
+
+/** One table row; subscribes to its own order, flashes when it changes while on screen. */
+export const OrderRow = memo(function OrderRow({
+  id,
+  index,
+  style,
+  active,
+  now,
+  onOpen,
+}: {
+  id: string;
+  index: number;
+  style: CSSProperties;
+  active: boolean;
+  now: number;
+  onOpen: (id: string, index: number) => void;
+}) {
+  const desk = useDesk();
+  const order = desk.useOrder(id);
+  const updatedAt = order?.updatedAt ?? 0;
+  const seen = useRef(updatedAt);
+  const [flash, setFlash] = useState(0);
+  useEffect(() => {
+    if (updatedAt === seen.current) return;
+    seen.current = updatedAt;
+    setFlash((n) => n + 1);
+    const timer = setTimeout(() => setFlash(0), FLASH_MS);
+    return () => clearTimeout(timer);
+  }, [updatedAt]);
+  if (!order) return <div style={style} className="trow" role="row" aria-rowindex={index + 2} />;
+  return (
+    <div
+      style={style}
+      key={flash > 0 ? `f${flash}` : 'n'}
+      className={`trow${active ? ' is-active' : ''}${flash ? ' is-flash' : ''}`}
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={active}
+      data-testid="order-row"
+      data-order-number={order.number}
+      onClick={() => onOpen(id, index)}
+    >
+      <div className="td td--num" role="cell">
+        {formatOrderNumber(order.number)}
+      </div>
+      <div className="td td--muted" role="cell">
+        {formatDateTime(order.createdAt)}
+      </div>
+      <div className="td" role="cell">
+        <StatusBadge status={order.status} />
+      </div>
+      <div className="td" role="cell">
+        {order.customerName}
+      </div>
+      <div className="td td--muted" role="cell">
+        {order.customerEmail}
+      </div>
+      <div className="td" role="cell" title={itemsSummary(order.items)}>
+        {itemsSummary(order.items)}
+      </div>
+      <div className="td td--right" role="cell">
+        {formatMoney(order.totalCents, order.currency)}
+      </div>
+      <div className="td td--assignee" role="cell">
+        {order.assigneeName ? (
+          <>
+            <Avatar name={order.assigneeName} id={order.assigneeId ?? undefined} size="sm" />
+            <span>{order.assigneeName}</span>
+          </>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </div>
+      <div className="td td--right td--muted" role="cell">
+        {formatAge(order.updatedAt, now)}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,196 @@
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { List, useListRef, type RowComponentProps } from 'react-window';
+import { EmptyState } from '../../components/states.tsx';
+import { formatCount } from '../../lib/format.ts';
+import { useNow } from '../header-metrics/use-now.ts';
+import { COLUMNS } from './columns.ts';
+import { OrderRow } from './order-row.tsx';
+import { toggleSort, type TableQuery } from './table-query.ts';
+
+/** Row height in px (matches `--row-h`). */
+export const ROW_HEIGHT = 36;
+
+function scrollByRows(element: HTMLElement | null, rows: number): void {
+  if (element) element.scrollTop += rows * ROW_HEIGHT;
+}
+
+type RowProps = {
+  ids: readonly string[];
+  active: number;
+  now: number;
+  onOpen: (id: string, index: number) => void;
+};
+
+function Row({ index, style, ids, active, now, onOpen }: RowComponentProps<RowProps>) {
+  return (
+    <OrderRow
+      id={ids[index]!}
+      index={index}
+      style={style}
+      active={index === active}
+      now={now}
+      onOpen={onOpen}
+    />
+  );
+}
+
+/**
+ * The virtualized orders table: sortable headers, rows that flash on change, keyboard
+ * navigation (↑/↓, Home/End, PgUp/PgDn, Enter opens), and a "N new orders" pill when rows
+ * arrive above a reader scrolled away from the top (the view stays where it is meanwhile).
+ */
+export function OrdersTable({
+  ids,
+  query,
+  onQuery,
+  onOpen,
+  filtered,
+}: {
+  ids: readonly string[];
+  query: TableQuery;
+  onQuery: (next: TableQuery) => void;
+  onOpen: (id: string) => void;
+  filtered: boolean;
+}) {
+  const listRef = useListRef(null);
+  const now = useNow();
+  const [active, setActive] = useState(-1);
+  const [newCount, setNewCount] = useState(0);
+  const top = useRef({ index: 0, anchor: null as string | null });
+  const previousIds = useRef(ids);
+
+  // Rows inserted above the first visible row: keep the view steady and count them for the pill.
+  useEffect(() => {
+    const before = previousIds.current;
+    previousIds.current = ids;
+    if (before === ids) return;
+    const { index, anchor } = top.current;
+    if (index === 0 || anchor === null) return;
+    const now = ids.indexOf(anchor);
+    if (now < 0) return;
+    const shift = now - index;
+    if (shift > 0) {
+      scrollByRows(listRef.current?.element ?? null, shift);
+      top.current.index = now;
+      setNewCount((n) => n + shift);
+      setActive((a) => (a >= index ? a + shift : a));
+    }
+  }, [ids, listRef]);
+
+  const onRowsRendered = useCallback(
+    (visible: { startIndex: number; stopIndex: number }) => {
+      top.current = { index: visible.startIndex, anchor: ids[visible.startIndex] ?? null };
+      if (visible.startIndex === 0) setNewCount(0);
+    },
+    [ids],
+  );
+
+  const open = useCallback(
+    (id: string, index: number) => {
+      setActive(index);
+      onOpen(id);
+    },
+    [onOpen],
+  );
+
+  const move = (to: number) => {
+    if (ids.length === 0) return;
+    const index = Math.max(0, Math.min(ids.length - 1, to));
+    setActive(index);
+    listRef.current?.scrollToRow({ index, align: 'auto' });
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const page = Math.max(
+      1,
+      Math.floor((listRef.current?.element?.clientHeight ?? 360) / ROW_HEIGHT) - 1,
+    );
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => move(active + 1),
+      ArrowUp: () => move(active - 1),
+      PageDown: () => move(active + page),
+      PageUp: () => move(active - page),
+      Home: () => move(0),
+      End: () => move(ids.length - 1),
+      Enter: () => {
+        if (active >= 0 && ids[active]) onOpen(ids[active]);
+      },
+    };
+    const action = keys[event.key];
+    if (!action) return;
+    event.preventDefault();
+    action();
+  };
+
+  const rowKey = useCallback((index: number, props: RowProps) => props.ids[index]!, []);
+
+  return (
+    <div
+      className="table"
+      role="table"
+      aria-label="Orders"
+      aria-rowcount={ids.length + 1}
+      data-testid="orders-table"
+      data-row-count={ids.length}
+    >
+      <div className="table__head" role="row" aria-rowindex={1}>
+        {COLUMNS.map((column) => {
+          const sorted = query.sort === column.key;
+          return (
+            <div
+              key={column.key}
+              className={`th${column.right ? ' th--right' : ''}`}
+              role="columnheader"
+              aria-sort={sorted ? (query.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+            >
+              <button type="button" onClick={() => onQuery(toggleSort(query, column.key))}>
+                {column.label}
+                <span className="th__arrow" aria-hidden="true">
+                  {sorted ? (query.dir === 'asc' ? '▲' : '▼') : ''}
+                </span>
+              </button>
+            </div>
+          );
+        })}
+      </div>
+      {newCount > 0 && (
+        <button
+          type="button"
+          className="pill"
+          data-testid="new-orders-pill"
+          onClick={() => {
+            listRef.current?.scrollToRow({ index: 0, align: 'start' });
+            setNewCount(0);
+          }}
+        >
+          ↑ {formatCount(newCount)} new {newCount === 1 ? 'order' : 'orders'}
+        </button>
+      )}
+      {ids.length === 0 ? (
+        <div className="table__empty">
+          <EmptyState title={filtered ? 'No orders match these filters' : 'No orders yet'}>
+            {filtered
+              ? 'Clear a filter or change the search.'
+              : 'Orders appear here the moment they are paid.'}
+          </EmptyState>
+        </div>
+      ) : (
+        <List
+          className="table__body"
+          listRef={listRef}
+          rowComponent={Row}
+          rowCount={ids.length}
+          rowHeight={ROW_HEIGHT}
+          rowProps={{ ids, active, now, onOpen: open }}
+          rowKey={rowKey}
+          overscanCount={6}
+          onRowsRendered={onRowsRendered}
+          tabIndex={0}
+          onKeyDown={onKeyDown}
+          aria-label="Order rows — use the arrow keys to move and Enter to open"
+          role="rowgroup"
+        />
+      )}
+    </div>
+  );
+}

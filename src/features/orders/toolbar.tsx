@@ -1,0 +1,129 @@
+import { useEffect, useState } from 'react';
+import { ORDER_STATUSES, type OrderStatus } from '../../domain/order.ts';
+import { statusLabel } from '../../components/status-badge.tsx';
+import { formatCount } from '../../lib/format.ts';
+import type { TableQuery } from './table-query.ts';
+
+const FILTER_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter(
+  (s) => s !== 'pending_payment',
+);
+
+/** Filters and search of the orders table; every change goes to the URL. */
+export function Toolbar({
+  query,
+  onChange,
+  members,
+  shown,
+  total,
+}: {
+  query: TableQuery;
+  onChange: (next: TableQuery) => void;
+  members: readonly { id: string; name: string }[];
+  shown: number;
+  total: number;
+}) {
+  const [text, setText] = useState(query.q);
+  const [urlText, setUrlText] = useState(query.q);
+  if (urlText !== query.q) {
+    setUrlText(query.q);
+    setText(query.q);
+  }
+  useEffect(() => {
+    if (text === query.q) return;
+    const timer = setTimeout(() => onChange({ ...query, q: text }), 200);
+    return () => clearTimeout(timer);
+  }, [text, query, onChange]);
+
+  const toggleStatus = (status: OrderStatus) => {
+    const has = query.statuses.includes(status);
+    onChange({
+      ...query,
+      statuses: has ? query.statuses.filter((s) => s !== status) : [...query.statuses, status],
+    });
+  };
+
+  return (
+    <div className="toolbar" role="search">
+      <div className="field toolbar__search">
+        <label className="field__label" htmlFor="orders-search">
+          Search
+        </label>
+        <input
+          id="orders-search"
+          className="input"
+          type="search"
+          placeholder="Number, customer or email"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+      </div>
+      <div className="field">
+        <span className="field__label" id="status-filter">
+          Status
+        </span>
+        <div className="statuses" role="group" aria-labelledby="status-filter">
+          {FILTER_STATUSES.map((status) => (
+            <button
+              key={status}
+              type="button"
+              className="chip"
+              aria-pressed={query.statuses.includes(status)}
+              onClick={() => toggleStatus(status)}
+            >
+              {statusLabel(status)}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor="assignee-filter">
+          Assignee
+        </label>
+        <select
+          id="assignee-filter"
+          className="select"
+          value={query.assignee ?? ''}
+          onChange={(e) => onChange({ ...query, assignee: e.target.value || null })}
+        >
+          <option value="">Anyone</option>
+          <option value="me">Me</option>
+          <option value="none">Unassigned</option>
+          {members.map((member) => (
+            <option key={member.id} value={member.id}>
+              {member.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor="from-filter">
+          From
+        </label>
+        <input
+          id="from-filter"
+          className="input"
+          type="date"
+          value={query.from ?? ''}
+          onChange={(e) => onChange({ ...query, from: e.target.value || null })}
+        />
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor="to-filter">
+          To
+        </label>
+        <input
+          id="to-filter"
+          className="input"
+          type="date"
+          value={query.to ?? ''}
+          onChange={(e) => onChange({ ...query, to: e.target.value || null })}
+        />
+      </div>
+      <span className="toolbar__count" data-testid="orders-count" aria-live="polite">
+        {shown === total
+          ? `${formatCount(total)} orders`
+          : `${formatCount(shown)} of ${formatCount(total)} orders`}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,281 @@
+import { ID, Query } from 'appwrite';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { Button } from '../../components/button.tsx';
+import { TextField } from '../../components/field.tsx';
+import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { productFromDocument, type Product } from '../../domain/entities.ts';
+import type { AppError } from '../../domain/errors.ts';
+import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
+import { formatMoney } from '../../domain/money.ts';
+import { LIMITS, validateName, validatePriceCents } from '../../domain/validation.ts';
+import { sdk } from '../../lib/appwrite.ts';
+import { toAppError } from '../../lib/errors.ts';
+import { centsToInput, parsePriceInput } from './price.ts';
+
+interface Draft {
+  name: string;
+  description: string;
+  price: string;
+}
+
+const EMPTY: Draft = { name: '', description: '', price: '' };
+
+function validate(draft: Draft): {
+  errors: Partial<Record<keyof Draft, string>>;
+  cents: number | null;
+} {
+  const errors: Partial<Record<keyof Draft, string>> = {};
+  const name = validateName(draft.name);
+  if (name) errors.name = name.message;
+  if (draft.description.length > LIMITS.descriptionMax)
+    errors.description = `Use at most ${LIMITS.descriptionMax} characters.`;
+  const cents = parsePriceInput(draft.price);
+  const price =
+    cents === null ? { message: 'Enter a price like 3.80.' } : validatePriceCents(cents);
+  if (price) errors.price = price.message;
+  return { errors, cents };
+}
+
+/** `/products` (manager+): the catalog — create, edit, deactivate. Image upload comes with storage. */
+export function ProductsPage() {
+  const [products, setProducts] = useState<Product[] | null>(null);
+  const [loadError, setLoadError] = useState<AppError | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    setLoadError(null);
+    try {
+      const { documents } = await sdk().databases.listDocuments({
+        databaseId: DATABASE_ID,
+        collectionId: COLLECTIONS.products,
+        queries: [Query.orderAsc('sortOrder'), Query.limit(500)],
+      });
+      setProducts(
+        documents.map((d) =>
+          productFromDocument(d as unknown as Parameters<typeof productFromDocument>[0]),
+        ),
+      );
+    } catch (error) {
+      setLoadError(toAppError(error, 'view the catalog'));
+    }
+  }, []);
+
+  useEffect(() => {
+    const timer = setTimeout(() => void load(), 0);
+    return () => clearTimeout(timer);
+  }, [load]);
+
+  const currency = products?.[0]?.currency ?? 'eur';
+
+  const save = async (id: string | null, draft: Draft, cents: number) => {
+    setBusy(id ?? 'new');
+    setActionError(null);
+    try {
+      const data = {
+        name: draft.name.trim(),
+        description: draft.description.trim(),
+        priceCents: cents,
+      };
+      if (id)
+        await sdk().databases.updateDocument({
+          databaseId: DATABASE_ID,
+          collectionId: COLLECTIONS.products,
+          documentId: id,
+          data,
+        });
+      else
+        await sdk().databases.createDocument({
+          databaseId: DATABASE_ID,
+          collectionId: COLLECTIONS.products,
+          documentId: ID.unique(),
+          data: { ...data, currency, active: true, sortOrder: (products?.length ?? 0) + 1 },
+        });
+      setEditing(null);
+      await load();
+      return true;
+    } catch (error) {
+      setActionError(toAppError(error, 'edit the catalog').message);
+      return false;
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const toggleActive = async (product: Product) => {
+    setBusy(product.id);
+    setActionError(null);
+    try {
+      await sdk().databases.updateDocument({
+        databaseId: DATABASE_ID,
+        collectionId: COLLECTIONS.products,
+        documentId: product.id,
+        data: { active: !product.active },
+      });
+      await load();
+    } catch (error) {
+      setActionError(toAppError(error, 'edit the catalog').message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="page page--scroll">
+      <div className="page__head">
+        <h1 className="page__title">Products</h1>
+        <span className="page__sub">
+          What customers can order. Product images arrive with file storage.
+        </span>
+      </div>
+      <ProductForm
+        title="Add a product"
+        busy={busy === 'new'}
+        onSave={(draft, cents) => save(null, draft, cents)}
+      />
+      {actionError && (
+        <div className="alert alert--error" role="alert">
+          {actionError}
+        </div>
+      )}
+      {loadError ? (
+        <ErrorState message={loadError.message} onRetry={() => void load()} />
+      ) : products === null ? (
+        <LoadingState label="Loading the catalog…" />
+      ) : products.length === 0 ? (
+        <EmptyState title="No products yet">Add the first one above.</EmptyState>
+      ) : (
+        <div className="list">
+          <table aria-label="Products">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Description</th>
+                <th className="right">Price</th>
+                <th>Status</th>
+                <th className="right">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {products.map((product) =>
+                editing === product.id ? (
+                  <tr key={product.id}>
+                    <td colSpan={5}>
+                      <ProductForm
+                        title={`Edit ${product.name}`}
+                        initial={{
+                          name: product.name,
+                          description: product.description,
+                          price: centsToInput(product.priceCents),
+                        }}
+                        busy={busy === product.id}
+                        onSave={(draft, cents) => save(product.id, draft, cents)}
+                        onCancel={() => setEditing(null)}
+                      />
+                    </td>
+                  </tr>
+                ) : (
+                  <tr key={product.id} data-testid="product-row">
+                    <td style={{ fontWeight: 600 }}>{product.name}</td>
+                    <td className="muted">{product.description}</td>
+                    <td className="right num">
+                      {formatMoney(product.priceCents, product.currency)}
+                    </td>
+                    <td>
+                      {product.active ? (
+                        <span className="tag tag--ok">active</span>
+                      ) : (
+                        <span className="tag">inactive</span>
+                      )}
+                    </td>
+                    <td className="right">
+                      <span className="row-actions" style={{ justifyContent: 'flex-end' }}>
+                        <Button
+                          size="sm"
+                          onClick={() => setEditing(product.id)}
+                          aria-label={`Edit ${product.name}`}
+                        >
+                          Edit
+                        </Button>
+                        <Button
+                          size="sm"
+                          variant={product.active ? 'danger' : 'secondary'}
+                          busy={busy === product.id}
+                          onClick={() => void toggleActive(product)}
+                          aria-label={`${product.active ? 'Deactivate' : 'Activate'} ${product.name}`}
+                        >
+                          {product.active ? 'Deactivate' : 'Activate'}
+                        </Button>
+                      </span>
+                    </td>
+                  </tr>
+                ),
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ProductForm({
+  title,
+  initial = EMPTY,
+  busy,
+  onSave,
+  onCancel,
+}: {
+  title: string;
+  initial?: Draft;
+  busy: boolean;
+  onSave: (draft: Draft, cents: number) => Promise<boolean>;
+  onCancel?: () => void;
+}) {
+  const [draft, setDraft] = useState(initial);
+  const [errors, setErrors] = useState<Partial<Record<keyof Draft, string>>>({});
+  const set = (key: keyof Draft) => (e: { target: { value: string } }) =>
+    setDraft((d) => ({ ...d, [key]: e.target.value }));
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = validate(draft);
+    setErrors(result.errors);
+    if (Object.keys(result.errors).length || result.cents === null) return;
+    if ((await onSave(draft, result.cents)) && !onCancel) setDraft(EMPTY);
+  };
+  return (
+    <form className="panel" onSubmit={(e) => void submit(e)} noValidate aria-label={title}>
+      <h2 className="panel__title">{title}</h2>
+      <div className="grid-form">
+        <TextField label="Name" value={draft.name} onChange={set('name')} error={errors.name} />
+        <TextField
+          label="Description"
+          value={draft.description}
+          onChange={set('description')}
+          error={errors.description}
+        />
+        <TextField
+          label="Price"
+          inputMode="decimal"
+          placeholder="3.80"
+          value={draft.price}
+          onChange={set('price')}
+          error={errors.price}
+        />
+        <span className="row-actions">
+          <Button type="submit" variant="primary" busy={busy}>
+            {onCancel ? 'Save' : 'Add product'}
+          </Button>
+          {onCancel && (
+            <Button variant="ghost" onClick={onCancel}>
+              Cancel
+            </Button>
+          )}
+        </span>
+      </div>
+    </form>
+  );
+}
