@@ -27,4 +27,11 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
-void main();
+if (process.env.LIVEDESK_RUNTIME_HOST === '1') {
+  // A function runtime process of the bundled backend (see services/functions/pool.ts).
+  void import('./services/functions/runtime-host.ts').then((host) =>
+    host.startRuntimeHost(process.argv.slice(2)),
+  );
+} else {
+  void main();
+}

@@ -1,5 +1,6 @@
 import type { BackendModule } from './backend.ts';
 import { accountModule } from './services/account.ts';
+import { functionsModule } from './services/functions/index.ts';
 import { healthModule } from './services/health.ts';
 import { projectModule } from './services/project.ts';
 import { realtimeModule } from './services/realtime/index.ts';
@@ -16,4 +17,5 @@ export const MODULES: readonly BackendModule[] = [
   projectModule,
   bucketsModule,
   realtimeModule,
+  functionsModule,
 ];
