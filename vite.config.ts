@@ -41,6 +41,19 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['integration/e2e/**/*.e2e.test.ts'],
+          environment: 'node',
+          globalSetup: ['integration/e2e/global-setup.ts'],
+          setupFiles: ['integration/e2e/support/setup.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });

@@ -1,0 +1,97 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { account, e2e, launch, screenshot, signedIn } from './support/browser.ts';
+
+describe('sign-in, session and roles (browser)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    if (!e2e().unavailable) browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('refuses a wrong password with the catalogue message', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${e2e().appUrl}/login`);
+    await page.getByLabel('Email').fill(account('ana').email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Email or password is incorrect.' }).waitFor();
+    await screenshot(page, 'login-error');
+    await context.close();
+  });
+
+  it('sends a signed-out deep link to sign-in and back to the page afterwards', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${e2e().appUrl}/orders?status=paid`);
+    await page.waitForURL(/\/login\?redirectTo=/);
+    await page.getByLabel('Email').fill(account('ana').email);
+    await page.getByLabel('Password').fill(e2e().password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/orders' && url.search === '?status=paid');
+    await context.close();
+  });
+
+  it('restores the session on reload and signs out', async () => {
+    const ana = await signedIn(browser, 'ana');
+    await ana.page.reload();
+    await ana.page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(await ana.page.getByText('Ana Silva').first().isVisible()).toBe(true);
+    await ana.page.getByRole('button', { name: 'Sign out' }).click();
+    await ana.page.getByRole('heading', { name: 'Sign in to the desk' }).waitFor();
+    await ana.page.reload();
+    await ana.page.getByRole('heading', { name: 'Sign in to the desk' }).waitFor();
+    await ana.context.close();
+  });
+
+  it('shows navigation by role: staff, manager, owner', async () => {
+    const nav = async (who: 'ana' | 'manager' | 'owner') => {
+      const desk = await signedIn(browser, who);
+      const links = await desk.page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link')
+        .allInnerTexts();
+      await desk.context.close();
+      return links;
+    };
+    expect(await nav('ana')).toEqual(['Board', 'Orders']);
+    expect(await nav('manager')).toEqual(['Board', 'Orders', 'Products']);
+    expect(await nav('owner')).toEqual(['Board', 'Orders', 'Products', 'Team']);
+  });
+
+  it('tells a new account without a desk membership to ask an owner', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${e2e().appUrl}/signup`);
+    await page.getByLabel('Your name').fill('Nora New');
+    await page.getByLabel('Email').fill(`nora-${Date.now()}@example.test`);
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('Use at least 8 characters.').waitFor();
+    await page.getByLabel('Password').fill('a-long-enough-password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'You’re not on the desk yet' }).waitFor();
+    await context.close();
+  });
+
+  it('lets the owner see the team with roles, invite someone and see them as invited', async () => {
+    const owner = await signedIn(browser, 'owner', '/team');
+    const rows = owner.page.getByTestId('member-row');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBeGreaterThanOrEqual(4);
+    const email = `invitee-${Date.now()}@example.test`;
+    await owner.page.getByLabel('Email').fill(email);
+    await owner.page.getByLabel('Name (optional)').fill('Ivy Invitee');
+    await owner.page.getByRole('button', { name: 'Send invitation' }).click();
+    const invited = rows.filter({ hasText: email });
+    await invited.waitFor();
+    expect(await invited.getByText('invited').isVisible()).toBe(true);
+    await screenshot(owner.page, 'team');
+    await invited.getByRole('button', { name: /Remove/ }).click();
+    await invited.waitFor({ state: 'detached' });
+    await owner.context.close();
+  });
+});

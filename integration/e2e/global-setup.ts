@@ -1,0 +1,182 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from 'node-appwrite';
+import { build, preview, type PreviewServer } from 'vite';
+import type { TestProject } from 'vitest/node';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../scripts/lib/demo-data.ts';
+import { Provisioner } from '../../scripts/lib/provisioner.ts';
+import { Seeder } from '../../scripts/lib/seeder.ts';
+import { schema } from '../../scripts/schema.ts';
+import { freePort } from '../targets/free-port.ts';
+import { LocalBackend, type StartedLocalBackend } from '../targets/local.ts';
+import type { BackendConnection } from '../targets/types.ts';
+
+/** What the browser tests get from this setup (`inject('e2e')`). */
+export interface E2eContext {
+  /** The app, built for production and served by `vite preview`. */
+  appUrl: string;
+  backend: BackendConnection;
+  /** POST here to restart the backend (same address and data). */
+  controlUrl: string;
+  chromium: string;
+  accounts: { id: string; name: string; email: string; role: string }[];
+  password: string;
+  /** Backend features the desk needs; tests that need a missing one are skipped, with this reason. */
+  missing: { databases: string | null; orderAction: string | null };
+  /** Where tests write screenshots. */
+  artifacts: string;
+  /** Why the whole suite cannot run here (no Chromium), or null. */
+  unavailable: string | null;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    e2e: E2eContext;
+  }
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SEED_ORDERS = Number(process.env.E2E_SEED_ORDERS ?? 400);
+const log = (line: string) => console.log(`[e2e] ${line}`);
+
+let backend: StartedLocalBackend | null = null;
+let app: PreviewServer | null = null;
+let control: Server | null = null;
+let outDir: string | null = null;
+
+async function hasRoute(connection: BackendConnection, path: string): Promise<boolean> {
+  const response = await fetch(`${connection.endpoint}${path}`, {
+    headers: { 'x-appwrite-project': connection.projectId, 'x-appwrite-key': connection.apiKey },
+  });
+  const body = (await response.json().catch(() => ({}))) as { type?: string };
+  return !(response.status === 404 && body.type === 'general_route_not_found');
+}
+
+async function functionDeployed(client: Client, id: string): Promise<boolean> {
+  const { Functions } = await import('node-appwrite');
+  try {
+    await new Functions(client).get({ functionId: id });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts a throwaway local backend, provisions and seeds it (demo accounts, catalog, a few
+ * hundred orders), builds the app against it and serves it on a free port, and opens a small
+ * control endpoint for the restart test.
+ */
+export async function setup(project: TestProject): Promise<void> {
+  const artifacts = join(import.meta.dirname, 'artifacts');
+  mkdirSync(artifacts, { recursive: true });
+  const base = {
+    chromium: CHROMIUM,
+    accounts: DEMO_ACCOUNTS.map((a) => ({ ...a })),
+    password: DEMO_PASSWORD,
+    artifacts,
+  };
+  if (!existsSync(CHROMIUM)) {
+    const reason = `no Chromium at ${CHROMIUM} (Debian package "chromium")`;
+    log(`NOT RUN: ${reason}`);
+    project.provide('e2e', {
+      ...base,
+      appUrl: '',
+      controlUrl: '',
+      backend: { kind: 'local', endpoint: '', projectId: '', apiKey: '' },
+      missing: { databases: reason, orderAction: reason },
+      unavailable: reason,
+    });
+    return;
+  }
+
+  const started = Date.now();
+  backend = await new LocalBackend({ projectId: 'livedesk-e2e' }).start();
+  const connection: BackendConnection = {
+    kind: 'local',
+    endpoint: backend.endpoint,
+    projectId: backend.projectId,
+    apiKey: backend.apiKey,
+  };
+  const client = new Client()
+    .setEndpoint(connection.endpoint)
+    .setProject(connection.projectId)
+    .setKey(connection.apiKey);
+  const missing: E2eContext['missing'] = { databases: null, orderAction: null };
+  if (await hasRoute(connection, '/databases')) {
+    await new Provisioner(client).apply(schema);
+    const seeder = new Seeder(client);
+    await seeder.ensureCatalog();
+    await seeder.ensureAccounts();
+    try {
+      await seeder.seedOrders(SEED_ORDERS);
+    } catch (error) {
+      // Tests make the orders they act on; seeded ones only fill the screens.
+      log(
+        `WARNING: seeding ${SEED_ORDERS} orders failed, continuing without them: ${(error as Error).message}`,
+      );
+    }
+    if (!(await functionDeployed(client, 'order-action')))
+      missing.orderAction = 'the backend has no "order-action" function deployed yet';
+  } else {
+    missing.databases = 'the local backend has no Databases API yet';
+    missing.orderAction = missing.databases;
+    // Accounts and the desk team work without databases.
+    const { Teams } = await import('node-appwrite');
+    await new Teams(client)
+      .create({ teamId: schema.team.id, name: schema.team.name })
+      .catch(() => {});
+    await new Seeder(client).ensureAccounts();
+  }
+  log(`backend ${connection.endpoint} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  outDir = mkdtempSync(join(tmpdir(), 'livedesk-e2e-app-'));
+  process.env.VITE_APPWRITE_ENDPOINT = connection.endpoint;
+  process.env.VITE_APPWRITE_PROJECT_ID = connection.projectId;
+  await build({
+    root: ROOT,
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, sourcemap: false },
+  });
+  const port = await freePort();
+  app = await preview({
+    root: ROOT,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port, strictPort: true },
+  });
+  const appUrl = `http://127.0.0.1:${port}`;
+  log(`app ${appUrl} (production build) ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  control = createServer((request, response) => {
+    if (request.method !== 'POST' || request.url !== '/restart') {
+      response.writeHead(404).end();
+      return;
+    }
+    backend!
+      .restart()
+      .then(() => response.writeHead(204).end())
+      .catch((error: unknown) => response.writeHead(500).end(String(error)));
+  });
+  const controlPort = await freePort();
+  await new Promise<void>((ready) => control!.listen(controlPort, '127.0.0.1', ready));
+
+  project.provide('e2e', {
+    ...base,
+    appUrl,
+    backend: connection,
+    controlUrl: `http://127.0.0.1:${controlPort}`,
+    missing,
+    unavailable: null,
+  });
+}
+
+export async function teardown(): Promise<void> {
+  await new Promise<void>((done) => (control ? control.close(() => done()) : done()));
+  await app?.close();
+  await backend?.stop();
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+}

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import type { E2eContext } from '../global-setup.ts';
+
+/** The flags every browser test and the benchmark use (reference/perf-notes.md §5). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** The suite's context (app URL, backend, accounts). */
+export function e2e(): E2eContext {
+  return inject('e2e');
+}
+
+/** Launches headless Debian Chromium. */
+export function launch(executablePath = e2e().chromium): Promise<Browser> {
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** A demo account by role or first name (`ana`, `ben`, `manager`, `owner`). */
+export function account(who: 'ana' | 'ben' | 'manager' | 'owner') {
+  const email =
+    who === 'manager' || who === 'owner' ? `${who}@livedesk.test` : `${who}@livedesk.test`;
+  const found = e2e().accounts.find((a) => a.email === email);
+  if (!found) throw new Error(`no demo account ${email}`);
+  return found;
+}
+
+/** A person at a screen: their own browser context (cookies, storage) and page. */
+export interface Desk {
+  context: BrowserContext;
+  page: Page;
+  name: string;
+}
+
+/** Opens a fresh context, signs in as `who` through the login form and waits for the desk. */
+export async function signedIn(
+  browser: Browser,
+  who: 'ana' | 'ben' | 'manager' | 'owner',
+  path = '/',
+): Promise<Desk> {
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    deviceScaleFactor: 1,
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[${who}] page error: ${error.message}`));
+  const { email, name } = account(who);
+  await page.goto(
+    `${e2e().appUrl}${path === '/' ? '/login' : `/login?redirectTo=${encodeURIComponent(path)}`}`,
+  );
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(e2e().password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  return { context, page, name };
+}
+
+/** Saves a screenshot under integration/e2e/artifacts/. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const path = join(e2e().artifacts, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
