@@ -39,7 +39,7 @@ declare module 'vitest' {
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SEED_ORDERS = Number(process.env.E2E_SEED_ORDERS ?? 400);
+const SEED_ORDERS = Number(process.env.E2E_SEED_ORDERS ?? 100);
 const log = (line: string) => console.log(`[e2e] ${line}`);
 
 let backend: StartedLocalBackend | null = null;

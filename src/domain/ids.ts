@@ -29,4 +29,5 @@ export const DESK_TEAM_ID = 'desk';
 export const FUNCTIONS = {
   orderAction: 'order-action',
   expirePending: 'expire-pending',
+  onNote: 'on-note',
 } as const;

@@ -197,6 +197,34 @@ export function isExpiredPending(order: Pick<Order, 'status' | 'createdAt'>, now
   return order.status === 'pending_payment' && now - order.createdAt >= PENDING_PAYMENT_TTL_MS;
 }
 
+/** Who the backend's own jobs (`expire-pending`) act as in `updatedBy*` and activity records. */
+export const SYSTEM_ACTOR = { id: 'system', name: 'Livedesk' } as const;
+
+/**
+ * What `expire-pending` changes on an order at time `now`: an unpaid order past
+ * {@link PENDING_PAYMENT_TTL_MS} is canceled; anything else is left alone (null).
+ */
+export function expirePendingChange(order: Order, now: number): OrderChange | null {
+  if (!isExpiredPending(order, now)) return null;
+  return {
+    patch: {
+      rev: order.rev + 1,
+      updatedById: SYSTEM_ACTOR.id,
+      updatedByName: SYSTEM_ACTOR.name,
+      status: 'canceled',
+      canceledAt: now,
+    },
+    activity: {
+      kind: 'canceled',
+      data: {
+        from: order.status,
+        reason: 'payment_timeout',
+        ttlMinutes: PENDING_PAYMENT_TTL_MS / 60_000,
+      },
+    },
+  };
+}
+
 /** The actions the UI should offer `actor` for `order` (those {@link decideOrderAction} accepts). */
 export function availableActions(order: Order, actor: Actor, now = Date.now()): OrderAction[] {
   return ORDER_ACTIONS.filter(

@@ -96,8 +96,14 @@ export function createInterimDesk(): DeskData {
     changed.push(order);
   };
 
+  // Events for an order whose notes or activity are still loading wait here, then merge.
+  const earlyNotes = new Map<string, Note[]>();
+  const earlyActivity = new Map<string, Activity[]>();
+
   const applyNote = (note: Note) => {
     const current = store.getState().notes[note.orderId];
+    if (current === null)
+      earlyNotes.set(note.orderId, [...(earlyNotes.get(note.orderId) ?? []), note]);
     if (!current) return;
     const items = current.items.filter((n) => n.id !== note.id);
     if (!note.deleted) items.push(note);
@@ -111,6 +117,8 @@ export function createInterimDesk(): DeskData {
 
   const applyActivity = (entry: Activity) => {
     const current = store.getState().activity[entry.orderId];
+    if (current === null)
+      earlyActivity.set(entry.orderId, [...(earlyActivity.get(entry.orderId) ?? []), entry]);
     if (!current || current.items.some((a) => a.id === entry.id)) return;
     const items = [...current.items, entry].sort((a, b) => a.at - b.at);
     store.setState((s) => ({
@@ -237,6 +245,8 @@ export function createInterimDesk(): DeskData {
         activityFromDocument(d as unknown as Parameters<typeof activityFromDocument>[0]),
       );
       store.setState((s) => ({ activity: { ...s.activity, [orderId]: { items, error: null } } }));
+      for (const entry of earlyActivity.get(orderId) ?? []) applyActivity(entry);
+      earlyActivity.delete(orderId);
     } catch (error) {
       store.setState((s) => ({
         activity: { ...s.activity, [orderId]: { items: [], error: toAppError(error) } },

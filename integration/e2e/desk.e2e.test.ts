@@ -1,0 +1,203 @@
+import { Functions } from 'node-appwrite';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Simulator } from '../../scripts/lib/simulator.ts';
+import { account, e2e, launch, screenshot, signedIn, type Desk } from './support/browser.ts';
+import { adminClient, createPaidOrder, serverOrderCount, userClient } from './support/orders.ts';
+import { gateRealtime, type RealtimeGate } from './support/realtime-gate.ts';
+
+const card = (page: Page, number: number) =>
+  page.locator(`[data-testid="order-card"][data-order-number="${number}"]`);
+const column = (page: Page, name: string) => page.getByTestId(`column-${name}`);
+const openDrawer = async (desk: Desk, id: string) => {
+  await desk.page.goto(`${e2e().appUrl}/orders/${id}?view=board`);
+  await desk.page.getByRole('dialog').waitFor();
+};
+const assignee = (page: Page) => page.getByRole('dialog').getByTestId('assignee');
+
+const missing = e2e().missing;
+const skipReason = missing.databases ?? missing.orderAction;
+
+describe.skipIf(skipReason !== null)('the desk with several people at once (browser)', () => {
+  let browser: Browser;
+  let ana: Desk;
+  let ben: Desk;
+  let marco: Desk;
+  let benGate: RealtimeGate;
+
+  beforeAll(async () => {
+    browser = await launch();
+    ana = await signedIn(browser, 'ana');
+    // Ben's realtime goes through a gate, so that one test can make his view stale on purpose.
+    ben = await signedIn(browser, 'ben');
+    benGate = await gateRealtime(ben.page);
+    await ben.page.reload();
+    await ben.page.getByRole('button', { name: 'Sign out' }).waitFor();
+    marco = await signedIn(browser, 'manager');
+    for (const desk of [ana, ben, marco])
+      await desk.page
+        .getByTestId('connection')
+        .and(desk.page.locator('[data-state="live"]'))
+        .waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows a new order on every screen while simulated traffic runs', async () => {
+    const simulator = new Simulator(adminClient(e2e().backend), 42);
+    await simulator.prepare();
+    const traffic = simulator.run(8, 6);
+    await new Promise((r) => setTimeout(r, 1500));
+    const order = await createPaidOrder(e2e().backend, 'Nina Newcomer');
+    for (const desk of [ana, ben, marco])
+      await card(desk.page, order.number).waitFor({ timeout: 5000 });
+    for (const desk of [ana, ben, marco])
+      expect(
+        await column(desk.page, 'paid').locator(`[data-order-number="${order.number}"]`).count(),
+      ).toBe(1);
+    const stats = await traffic;
+    expect(stats.events).toBeGreaterThan(20);
+    // The counts agree across screens once the traffic stops.
+    await new Promise((r) => setTimeout(r, 1000));
+    const counts = await Promise.all(
+      [ana, ben, marco].map((desk) =>
+        column(desk.page, 'paid').getByTestId('column-count').innerText(),
+      ),
+    );
+    expect(new Set(counts).size).toBe(1);
+    await screenshot(marco.page, 'board');
+  });
+
+  it('shows a claim to everyone at once, and who else is viewing', async () => {
+    const order = await createPaidOrder(e2e().backend, 'Carla Claim');
+    await openDrawer(ana, order.id);
+    await openDrawer(ben, order.id);
+    await ben.page.getByTestId('presence').filter({ hasText: 'Ana is viewing' }).waitFor();
+    await ana.page.getByTestId('presence').filter({ hasText: 'Ben is viewing' }).waitFor();
+    await ana.page.getByRole('button', { name: 'Claim', exact: true }).click();
+    await assignee(ana.page).filter({ hasText: 'Ana Silva' }).waitFor();
+    const started = Date.now();
+    await assignee(ben.page).filter({ hasText: 'Ana Silva' }).waitFor({ timeout: 3000 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    // Staff may not take over someone else's order: Ben has no claim button any more.
+    expect(await ben.page.getByRole('button', { name: 'Claim', exact: true }).count()).toBe(0);
+    expect(await ben.page.getByRole('button', { name: 'Take over' }).count()).toBe(0);
+  });
+
+  it('refuses a claim made on a stale view with the conflict message, and refreshes it', async () => {
+    const order = await createPaidOrder(e2e().backend, 'Stan Stale');
+    await openDrawer(ana, order.id);
+    await openDrawer(ben, order.id);
+    benGate.hold();
+    try {
+      await ana.page.getByRole('button', { name: 'Claim', exact: true }).click();
+      await assignee(ana.page).filter({ hasText: 'Ana Silva' }).waitFor();
+      await ben.page.getByRole('button', { name: 'Claim', exact: true }).click();
+      await ben.page
+        .getByTestId('action-error')
+        .filter({ hasText: 'Ana Silva claimed this order a moment ago.' })
+        .waitFor();
+      await assignee(ben.page).filter({ hasText: 'Ana Silva' }).waitFor();
+      await screenshot(ben.page, 'drawer-conflict');
+    } finally {
+      benGate.release();
+    }
+  });
+
+  it('delivers a note typed by one person to the others', async () => {
+    const order = await createPaidOrder(e2e().backend, 'Nora Notes');
+    await openDrawer(ana, order.id);
+    await openDrawer(ben, order.id);
+    await openDrawer(marco, order.id);
+    const text = `Oat milk, please — ${Date.now()}`;
+    await ana.page.getByLabel('Add a note').fill(text);
+    await ana.page.getByRole('button', { name: 'Add note' }).click();
+    for (const desk of [ana, ben, marco])
+      await desk.page.getByTestId('note').filter({ hasText: text }).waitFor({ timeout: 5000 });
+    await marco.page.getByTestId('presence').waitFor();
+    await screenshot(marco.page, 'drawer');
+  });
+
+  it('gives staff no cancel button, and the backend refuses their direct call; a manager cancels', async () => {
+    const order = await createPaidOrder(e2e().backend, 'Cora Cancel');
+    await openDrawer(ana, order.id);
+    await openDrawer(marco, order.id);
+    await ana.page.getByRole('button', { name: 'Claim', exact: true }).waitFor();
+    expect(await ana.page.getByRole('button', { name: 'Cancel order' }).count()).toBe(0);
+
+    const asAna = new Functions(await userClient(e2e().backend, account('ana').id));
+    const execution = await asAna.createExecution({
+      functionId: 'order-action',
+      body: JSON.stringify({ orderId: order.id, action: 'cancel', expectedRev: 1 }),
+      async: false,
+    });
+    expect(execution.responseStatusCode).toBe(403);
+    expect(JSON.parse(execution.responseBody)).toMatchObject({ error: { code: 'FORBIDDEN' } });
+
+    await marco.page.getByRole('button', { name: 'Cancel order' }).click();
+    await marco.page.getByRole('button', { name: 'Yes, cancel' }).click();
+    for (const desk of [ana, marco])
+      await desk.page
+        .getByRole('dialog')
+        .getByText('Canceled', { exact: true })
+        .waitFor({ timeout: 5000 });
+  });
+
+  it('shows the orders table with 30 days of orders, sorted and filtered from the URL', async () => {
+    await marco.page.goto(`${e2e().appUrl}/orders`);
+    const table = marco.page.getByTestId('orders-table');
+    await table.waitFor();
+    await marco.page.getByTestId('order-row').first().waitFor();
+    const rows = Number(await table.getAttribute('data-row-count'));
+    expect(rows).toBe(await serverOrderCount(e2e().backend));
+    await screenshot(marco.page, 'table');
+    await marco.page.getByRole('button', { name: 'Total' }).click();
+    await marco.page.waitForURL(/sort=totalCents&dir=desc/);
+    await marco.page.getByRole('button', { name: 'Canceled' }).click();
+    await marco.page.waitForURL(/status=canceled/);
+    await marco.page.reload();
+    expect(
+      await marco.page.getByRole('button', { name: 'Canceled' }).getAttribute('aria-pressed'),
+    ).toBe('true');
+    const first = marco.page.getByTestId('order-row').first();
+    await first.waitFor();
+    expect(await first.innerText()).toContain('Canceled');
+    // Keyboard: focus the rows, ↓ selects the first, Enter opens it, Esc closes it.
+    await marco.page.getByRole('rowgroup').focus();
+    await marco.page.keyboard.press('ArrowDown');
+    await marco.page.keyboard.press('Enter');
+    await marco.page.getByRole('dialog').waitFor();
+    await marco.page.keyboard.press('Escape');
+    await marco.page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(new URL(marco.page.url()).search).toContain('status=canceled');
+  });
+
+  it('goes to reconnecting and back to live when the backend restarts, with no order missing', async () => {
+    await ana.page.goto(`${e2e().appUrl}/orders`);
+    await ana.page.getByTestId('order-row').first().waitFor();
+    const connection = ana.page.getByTestId('connection');
+    const restart = fetch(`${e2e().controlUrl}/restart`, { method: 'POST' });
+    await connection
+      .and(ana.page.locator('[data-state="reconnecting"]'))
+      .waitFor({ timeout: 10_000 });
+    expect(await connection.innerText()).toMatch(/Reconnecting/);
+    expect((await restart).status).toBe(204);
+    // Written while Ana's socket is still down: only a resync can bring these.
+    const written = [
+      await createPaidOrder(e2e().backend, 'Rhea Resync'),
+      await createPaidOrder(e2e().backend, 'Rex Resync'),
+    ];
+    await connection.and(ana.page.locator('[data-state="live"]')).waitFor({ timeout: 20_000 });
+    const expected = await serverOrderCount(e2e().backend);
+    await ana.page
+      .getByTestId('orders-table')
+      .and(ana.page.locator(`[data-row-count="${expected}"]`))
+      .waitFor({ timeout: 5000 });
+    await ana.page.getByLabel('Search').fill(String(written[1]!.number));
+    await ana.page
+      .locator(`[data-testid="order-row"][data-order-number="${written[1]!.number}"]`)
+      .waitFor();
+  });
+});
