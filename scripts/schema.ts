@@ -1,4 +1,4 @@
-import { BUCKETS, COLLECTIONS, DATABASE_ID, DESK_TEAM_ID } from '../src/domain/ids.ts';
+import { BUCKETS, COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../src/domain/ids.ts';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from '../src/domain/order.ts';
 import { LIMITS } from '../src/domain/validation.ts';
 
@@ -52,12 +52,36 @@ export interface BucketSpec {
   allowedFileExtensions: string[];
 }
 
+/**
+ * An Appwrite Function built from `functions/<id>/src/main.ts` (bundled with its imports into
+ * one `main.js`) and deployed as a code archive.
+ */
+export interface FunctionSpec {
+  id: string;
+  name: string;
+  /** An Appwrite Node runtime id supported by Appwrite 1.9. */
+  runtime: string;
+  /** Roles that may execute it through the API (API keys always may). */
+  execute: string[];
+  /** Events that trigger it. */
+  events: string[];
+  /** Cron schedule (UTC), or ''. */
+  schedule: string;
+  /** Seconds. */
+  timeout: number;
+  /** Scopes of the short-lived API key each execution gets. */
+  scopes: string[];
+  /** Plain (non-secret) variables. */
+  variables: Record<string, string>;
+}
+
 /** Everything `npm run provision` creates. */
 export interface SchemaSpec {
   database: { id: string; name: string };
   team: { id: string; name: string };
   collections: CollectionSpec[];
   buckets: BucketSpec[];
+  functions: FunctionSpec[];
 }
 
 const desk = `team:${DESK_TEAM_ID}`;
@@ -289,6 +313,42 @@ export const schema: SchemaSpec = {
       fileSecurity: false,
       maximumFileSize: 100 * 1024 * 1024,
       allowedFileExtensions: ['csv'],
+    },
+  ],
+  functions: [
+    {
+      id: FUNCTIONS.orderAction,
+      name: 'Order action',
+      runtime: 'node-22',
+      // Every signed-in user may call it; the function itself checks the desk role.
+      execute: ['users'],
+      events: [],
+      schedule: '',
+      timeout: 15,
+      scopes: ['documents.read', 'documents.write', 'teams.read', 'users.read'],
+      variables: {},
+    },
+    {
+      id: FUNCTIONS.expirePending,
+      name: 'Expire pending orders',
+      runtime: 'node-22',
+      execute: [],
+      events: [],
+      schedule: '* * * * *',
+      timeout: 60,
+      scopes: ['documents.read', 'documents.write'],
+      variables: {},
+    },
+    {
+      id: FUNCTIONS.onNote,
+      name: 'Count notes',
+      runtime: 'node-22',
+      execute: [],
+      events: [`databases.${DATABASE_ID}.collections.${COLLECTIONS.notes}.documents.*.create`],
+      schedule: '',
+      timeout: 15,
+      scopes: ['documents.read', 'documents.write'],
+      variables: {},
     },
   ],
 };

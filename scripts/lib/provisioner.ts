@@ -1,19 +1,25 @@
-import type { DatabasesIndexType, OrderBy } from 'node-appwrite';
+import type { DatabasesIndexType, OrderBy, ProjectKeyScopes, Runtime } from 'node-appwrite';
 import {
   AppwriteException,
   Databases,
+  Functions,
+  ID,
+  Query,
   Storage,
   Teams,
   type Client,
   type Models,
 } from 'node-appwrite';
+import { InputFile } from 'node-appwrite/file';
 import type {
   AttributeSpec,
   BucketSpec,
   CollectionSpec,
+  FunctionSpec,
   IndexSpec,
   SchemaSpec,
 } from '../schema.ts';
+import { bundleFunction, FUNCTION_ENTRYPOINT, FUNCTIONS_DIR } from './function-bundle.ts';
 
 /** What a provisioning run changed, one line per change (`+` created, `~` updated, `-` removed). */
 export interface ProvisionReport {
@@ -33,6 +39,12 @@ type AnyAttribute = Models.AttributeList['attributes'][number] & {
   elements?: string[];
   format?: string;
 };
+
+/**
+ * The function variable holding the hash of the code its active deployment runs (so that an
+ * unchanged function is not deployed again).
+ */
+export const CODE_HASH_VARIABLE = 'LIVEDESK_CODE_HASH';
 
 /** Appwrite reports an unset integer bound as ±2^63; anything beyond ±2^62 counts as unset. */
 const UNBOUNDED = 2 ** 62;
@@ -98,13 +110,21 @@ export class Provisioner {
   private readonly databases: Databases;
   private readonly storage: Storage;
   private readonly teams: Teams;
+  private readonly functions: Functions;
+  private readonly functionsDir: string;
   private readonly changes: string[] = [];
   private readonly log: (line: string) => void;
 
-  constructor(client: Client, log: (line: string) => void = () => {}) {
+  constructor(
+    client: Client,
+    log: (line: string) => void = () => {},
+    options: { functionsDir?: string } = {},
+  ) {
     this.databases = new Databases(client);
     this.storage = new Storage(client);
     this.teams = new Teams(client);
+    this.functions = new Functions(client);
+    this.functionsDir = options.functionsDir ?? FUNCTIONS_DIR;
     this.log = log;
   }
 
@@ -119,6 +139,7 @@ export class Provisioner {
     for (const collection of schema.collections)
       await this.ensureCollection(schema.database.id, collection);
     for (const bucket of schema.buckets) await this.ensureBucket(bucket);
+    for (const fn of schema.functions) await this.ensureFunction(fn);
     return { changes: [...this.changes] };
   }
 
@@ -181,7 +202,10 @@ export class Provisioner {
     ids: { databaseId: string; collectionId: string },
     spec: CollectionSpec,
   ): Promise<void> {
-    const { attributes } = await this.databases.listAttributes({ ...ids, queries: [] });
+    const { attributes } = await this.databases.listAttributes({
+      ...ids,
+      queries: [Query.limit(100)],
+    });
     const byKey = new Map(
       (attributes as AnyAttribute[]).map((attribute) => [attribute.key, attribute]),
     );
@@ -340,7 +364,7 @@ export class Provisioner {
     ids: { databaseId: string; collectionId: string },
     spec: CollectionSpec,
   ): Promise<void> {
-    const { indexes } = await this.databases.listIndexes({ ...ids, queries: [] });
+    const { indexes } = await this.databases.listIndexes({ ...ids, queries: [Query.limit(100)] });
     const byKey = new Map(indexes.map((index) => [index.key, index]));
     for (const index of spec.indexes) {
       const actual = byKey.get(index.key);
@@ -374,6 +398,109 @@ export class Provisioner {
     }
   }
 
+  /**
+   * Creates or updates a function, its variables, and — when its code changed (or a variable did,
+   * since a running runtime keeps the environment it started with) — deploys a new build and
+   * waits until it is active.
+   */
+  private async ensureFunction(spec: FunctionSpec): Promise<void> {
+    const functionId = spec.id;
+    const settings = {
+      functionId,
+      name: spec.name,
+      runtime: spec.runtime as Runtime,
+      execute: spec.execute,
+      events: spec.events,
+      schedule: spec.schedule,
+      timeout: spec.timeout,
+      enabled: true,
+      logging: true,
+      entrypoint: FUNCTION_ENTRYPOINT,
+      commands: '',
+      scopes: spec.scopes as ProjectKeyScopes[],
+    };
+    let existing = await getOrNull(() => this.functions.get({ functionId }));
+    if (!existing) {
+      existing = await this.functions.create(settings);
+      this.change(`+ function ${functionId}`);
+    } else {
+      const diffs = functionDifferences(spec, existing);
+      if (diffs.length) {
+        existing = await this.functions.update(settings);
+        this.change(`~ function ${functionId} (${diffs.join(', ')})`);
+      }
+    }
+    const { variables } = await this.functions.listVariables({
+      functionId,
+      queries: [Query.limit(100)],
+    });
+    let variablesChanged = false;
+    for (const [key, value] of Object.entries(spec.variables)) {
+      const actual = variables.find((variable) => variable.key === key);
+      if (!actual) {
+        await this.functions.createVariable({
+          functionId,
+          variableId: ID.unique(),
+          key,
+          value,
+          secret: false,
+        });
+        this.change(`+ variable ${functionId}.${key}`);
+        variablesChanged = true;
+      } else if (!actual.secret && actual.value !== value) {
+        // A variable someone made secret cannot be read back; it is left as it is.
+        await this.functions.updateVariable({
+          functionId,
+          variableId: actual.$id,
+          key,
+          value,
+          secret: false,
+        });
+        this.change(`~ variable ${functionId}.${key}`);
+        variablesChanged = true;
+      }
+    }
+    const bundle = await bundleFunction(functionId, this.functionsDir);
+    const hashVariable = variables.find((variable) => variable.key === CODE_HASH_VARIABLE);
+    if (existing.deploymentId && hashVariable?.value === bundle.hash && !variablesChanged) return;
+    const deployment = await this.functions.createDeployment({
+      functionId,
+      code: InputFile.fromBuffer(bundle.archive, `${functionId}.tar.gz`),
+      activate: true,
+      entrypoint: FUNCTION_ENTRYPOINT,
+      commands: '',
+    });
+    await this.waitForDeployment(functionId, deployment.$id);
+    const hashSetting = { functionId, key: CODE_HASH_VARIABLE, value: bundle.hash, secret: false };
+    if (hashVariable)
+      await this.functions.updateVariable({ ...hashSetting, variableId: hashVariable.$id });
+    else await this.functions.createVariable({ ...hashSetting, variableId: ID.unique() });
+    this.change(
+      `${existing.deploymentId ? '~' : '+'} deployment ${functionId} (${bundle.hash.slice(0, 12)}, ${Math.ceil(bundle.size / 1024)} KiB)`,
+    );
+  }
+
+  /** Waits until a deployment is built and active; throws with the build logs if it failed. */
+  private async waitForDeployment(functionId: string, deploymentId: string): Promise<void> {
+    const deadline = Date.now() + 600_000;
+    for (;;) {
+      const deployment = await this.functions.getDeployment({ functionId, deploymentId });
+      if (deployment.status === 'failed' || deployment.status === 'canceled')
+        throw new Error(
+          `Deployment ${deploymentId} of ${functionId} ${deployment.status}:\n${deployment.buildLogs}`,
+        );
+      if (deployment.status === 'ready') {
+        const fn = await this.functions.get({ functionId });
+        if (fn.deploymentId === deploymentId) return;
+      }
+      if (Date.now() > deadline)
+        throw new Error(
+          `Deployment ${deploymentId} of ${functionId} is still ${deployment.status} after 600 s`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
   private async ensureBucket(spec: BucketSpec): Promise<void> {
     const existing = await getOrNull(() => this.storage.getBucket({ bucketId: spec.id }));
     const settings = {
@@ -403,6 +530,22 @@ export class Provisioner {
       this.change(`~ bucket ${spec.id} (${diffs.join(', ')})`);
     }
   }
+}
+
+function functionDifferences(spec: FunctionSpec, actual: Models.Function): string[] {
+  const diffs: string[] = [];
+  if (actual.name !== spec.name) diffs.push('name');
+  if (actual.runtime !== spec.runtime) diffs.push('runtime');
+  if (!sameSet(actual.execute, spec.execute)) diffs.push('execute');
+  if (!sameSet(actual.events, spec.events)) diffs.push('events');
+  if ((actual.schedule ?? '') !== spec.schedule) diffs.push('schedule');
+  if (actual.timeout !== spec.timeout) diffs.push('timeout');
+  if (!sameSet(actual.scopes, spec.scopes)) diffs.push('scopes');
+  if (!actual.enabled) diffs.push('enabled');
+  if (!actual.logging) diffs.push('logging');
+  if (actual.entrypoint !== FUNCTION_ENTRYPOINT) diffs.push('entrypoint');
+  if ((actual.commands ?? '') !== '') diffs.push('commands');
+  return diffs;
 }
 
 function indexMatches(spec: IndexSpec, actual: Models.Index): boolean {

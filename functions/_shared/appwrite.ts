@@ -1,0 +1,146 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { AppwriteException, Client, Databases, type Models } from 'node-appwrite';
+import { COLLECTIONS, DATABASE_ID } from '../../src/domain/ids.ts';
+import { AppError, type AppErrorCode } from '../../src/domain/errors.ts';
+import {
+  orderFromDocument,
+  orderToDocumentData,
+  type Order,
+  type OrderDocument,
+} from '../../src/domain/order.ts';
+import type { OrderChange } from '../../src/domain/order-machine.ts';
+import type { FunctionContext, FunctionOutput, FunctionRequest } from './runtime.ts';
+
+/** The HTTP status each refusal is answered with (the `order-action` wire contract). */
+export const STATUS_OF: Partial<Record<AppErrorCode, number>> = {
+  AUTH_REQUIRED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  ORDER_CONFLICT: 409,
+  INVALID_TRANSITION: 400,
+  VALIDATION: 400,
+  SERVER_ERROR: 500,
+};
+
+/** Answers an {@link AppError} as `{error: {code, message, details?}}` with its status. */
+export function refuse(ctx: FunctionContext, error: AppError): FunctionOutput {
+  return ctx.res.json(error.toBody(), STATUS_OF[error.code] ?? 400);
+}
+
+/** Logs an unexpected failure with a reference id and answers `SERVER_ERROR` (500) naming it. */
+export function serverError(ctx: FunctionContext, cause: unknown): FunctionOutput {
+  const ref = randomUUID().slice(0, 8);
+  ctx.error(`[ref ${ref}]`, cause instanceof Error ? (cause.stack ?? cause.message) : cause);
+  return refuse(ctx, new AppError('SERVER_ERROR', `Something went wrong (ref ${ref}).`, { ref }));
+}
+
+/** A server client acting with the execution's short-lived API key (`x-appwrite-key`). */
+export function functionClient(req: FunctionRequest): Client {
+  const endpoint = process.env.APPWRITE_FUNCTION_API_ENDPOINT;
+  const project = process.env.APPWRITE_FUNCTION_PROJECT_ID;
+  const key = req.headers['x-appwrite-key'];
+  if (!endpoint || !project || !key)
+    throw new Error(
+      'APPWRITE_FUNCTION_API_ENDPOINT, APPWRITE_FUNCTION_PROJECT_ID or x-appwrite-key missing',
+    );
+  return new Client().setEndpoint(endpoint).setProject(project).setKey(key);
+}
+
+/** Whether `error` is Appwrite's answer with `code` (and `type`, when given). */
+export function isAppwriteError(error: unknown, code: number, type?: string): boolean {
+  return (
+    error instanceof AppwriteException && error.code === code && (!type || error.type === type)
+  );
+}
+
+/** Reads an order document, or throws `NOT_FOUND`. */
+export async function readOrder(client: Client, orderId: string): Promise<OrderDocument> {
+  try {
+    return (await new Databases(client).getDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.orders,
+      documentId: orderId,
+    })) as unknown as OrderDocument;
+  } catch (error) {
+    if (isAppwriteError(error, 404)) throw new AppError('NOT_FOUND', 'This order does not exist.');
+    throw error;
+  }
+}
+
+/**
+ * Writes `change` to the order `read` was read as, only if nobody changed it since: the update
+ * carries `X-Appwrite-Timestamp: <read.$updatedAt>`, and Appwrite refuses it with 409
+ * `document_update_conflict` when the document is newer. Returns the updated document, or
+ * `'conflict'`.
+ */
+export async function updateOrderIfUnchanged(
+  client: Client,
+  read: OrderDocument,
+  change: OrderChange,
+): Promise<OrderDocument | 'conflict'> {
+  const conditional = new Client()
+    .setEndpoint(client.config.endpoint)
+    .setProject(client.config.project)
+    .setKey(client.config.key);
+  conditional.addHeader('X-Appwrite-Timestamp', read.$updatedAt);
+  try {
+    return (await new Databases(conditional).updateDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.orders,
+      documentId: read.$id,
+      data: orderToDocumentData(change.patch),
+    })) as unknown as OrderDocument;
+  } catch (error) {
+    if (isAppwriteError(error, 409)) return 'conflict';
+    throw error;
+  }
+}
+
+/** The activity id of the change that made an order reach `rev` (one change per rev). */
+export function activityIdFor(orderId: string, rev: number): string {
+  const plain = `${orderId}.r${rev}`;
+  if (plain.length <= 36) return plain;
+  return `a${createHash('sha256').update(plain).digest('hex').slice(0, 35)}`;
+}
+
+/**
+ * Writes the `activity` record of a change. Idempotent (the id is derived from `id`): a repeated
+ * write of the same record is not an error.
+ */
+export async function writeActivity(
+  client: Client,
+  input: {
+    id: string;
+    orderId: string;
+    kind: OrderChange['activity']['kind'];
+    actorId: string | null;
+    actorName: string | null;
+    data: Record<string, unknown>;
+    at: number;
+  },
+): Promise<Models.Document | null> {
+  const data = {
+    orderId: input.orderId,
+    kind: input.kind,
+    actorId: input.actorId,
+    actorName: input.actorName,
+    data: JSON.stringify(input.data).slice(0, 4096),
+    at: new Date(input.at).toISOString(),
+  };
+  try {
+    return await new Databases(client).createDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.activity,
+      documentId: input.id,
+      data,
+    });
+  } catch (error) {
+    if (isAppwriteError(error, 409)) return null;
+    throw error;
+  }
+}
+
+/** The order as the domain sees it. */
+export function toOrder(doc: OrderDocument): Order {
+  return orderFromDocument(doc);
+}
