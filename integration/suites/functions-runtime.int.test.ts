@@ -10,6 +10,7 @@ import {
   poll,
   tickScheduler,
 } from '../support/functions.ts';
+import { startOwnBackend } from '../support/own-backend.ts';
 import { closeAll, createWebUser, listen, realtimeFor } from '../support/realtime.ts';
 
 installBrowserGlobals();
@@ -558,4 +559,49 @@ describe('functions: response formats', () => {
     expect(legacy).toMatchObject({ functionId: id });
     expect(legacy).not.toHaveProperty('resourceId');
   });
+});
+
+describe('functions: restarts', () => {
+  it('keeps deployments and scheduled executions across a restart, and the killed process of a running one is reported', async (context) => {
+    await using own = await startOwnBackend();
+    if (!own) return context.skip(`the ${backend().kind} target does not start a backend per test`);
+    const id = uniqueTestId('fnrestart');
+    const { functions } = await deployTestFunction({
+      id,
+      code: ECHO,
+      execute: [],
+      timeout: 30,
+      connection: own,
+    });
+    const at = new Date(Math.ceil((Date.now() + 120_000) / 60_000) * 60_000);
+    const scheduled = await functions.createExecution({
+      functionId: id,
+      async: true,
+      xpath: '/after-restart',
+      scheduledAt: at.toISOString(),
+    });
+    // A long execution is still running when the backend is killed.
+    const running = await functions.createExecution({
+      functionId: id,
+      async: true,
+      xpath: '/loop',
+    });
+    await poll(
+      () => functions.getExecution({ functionId: id, executionId: running.$id }),
+      (e) => e.status === 'processing',
+      10_000,
+      'the execution to start',
+    );
+    await own.crashAndRestart();
+    expect(
+      await functions.getExecution({ functionId: id, executionId: running.$id }),
+    ).toMatchObject({ status: 'failed', errors: expect.stringContaining('backend stopped') });
+    expect(
+      await functions.getExecution({ functionId: id, executionId: scheduled.$id }),
+    ).toMatchObject({ status: 'scheduled' });
+    expect(await tickScheduler(at, own)).toContain(scheduled.$id);
+    const done = await finishedExecution(functions, id, scheduled.$id);
+    expect(done).toMatchObject({ status: 'completed', trigger: 'schedule' });
+    expect(done.logs).toContain('seen POST /after-restart');
+  }, 60_000);
 });

@@ -11,6 +11,7 @@
 import { appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 /** An execution request from the backend. */
 export interface HostRequest {
@@ -286,6 +287,17 @@ async function execute(request: HostRequest): Promise<HostResponse> {
 
 const TIMEOUT = Symbol('timeout');
 
+/**
+ * Ends this process when the backend that started it is gone, even while the function blocks
+ * the main thread (an endless loop): a worker thread watches the parent pid and kills the process.
+ */
+const ORPHAN_WATCHDOG = `
+const { workerData } = require('node:worker_threads');
+setInterval(() => {
+  if (process.ppid !== workerData.parent) process.kill(workerData.self, 'SIGKILL');
+}, 500);
+`;
+
 /** Serves executions over IPC until the backend disconnects; `args` = `[codeDir, entrypoint]`. */
 export function startRuntimeHost(args: readonly string[]): void {
   codeDir = args[0] ?? process.cwd();
@@ -308,5 +320,9 @@ export function startRuntimeHost(args: readonly string[]): void {
   });
   // A backend that goes away takes its runtimes with it.
   process.on('disconnect', () => process.exit(0));
+  new Worker(ORPHAN_WATCHDOG, {
+    eval: true,
+    workerData: { parent: process.ppid, self: process.pid },
+  }).unref();
   process.send?.({ type: 'ready' });
 }
