@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { List, useListRef, type RowComponentProps } from 'react-window';
 import { EmptyState } from '../../components/states.tsx';
+import { benchTableRendered } from '../../lib/bench.ts';
 import { formatCount } from '../../lib/format.ts';
 import { useNow } from '../header-metrics/use-now.ts';
 import { COLUMNS } from './columns.ts';
@@ -123,6 +124,7 @@ export function OrdersTable({
   };
 
   const rowKey = useCallback((index: number, props: RowProps) => props.ids[index]!, []);
+  useEffect(() => benchTableRendered(ids.length), [ids.length]);
 
   return (
     <div

@@ -1,0 +1,306 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from 'node-appwrite';
+import { chromium, type Page } from 'playwright-core';
+import { build, preview } from 'vite';
+import { freePort } from '../integration/targets/free-port.ts';
+import { LocalBackend } from '../integration/targets/local.ts';
+import type { BenchRecord } from '../src/lib/bench.ts';
+import { DEMO_PASSWORD } from './lib/demo-data.ts';
+import { numberArg, parseArgs } from './lib/env.ts';
+import { Provisioner } from './lib/provisioner.ts';
+import { Seeder } from './lib/seeder.ts';
+import { schema } from './schema.ts';
+
+/**
+ * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--no-record]`
+ *
+ * The desk in a real browser under load: a throwaway local backend with `--orders` seeded orders,
+ * the app as a production build (`vite build` + `vite preview`), headless Debian Chromium
+ * (playwright-core, one pinned flag set) signed in as the manager with the orders table on
+ * screen, then the simulator at `--rate` events/s for `--duration` s in a separate process, so
+ * the traffic comes from outside the page over the real realtime socket. Measured in the page
+ * (hooks on with `?bench=1` only): rAF frame intervals, long animation frames over 50 ms,
+ * event-to-paint latency (receive → paint on the page's clock, and the event's server
+ * timestamp → paint on the wall clock), navigation → first painted table with all orders; and
+ * the JS heap after a forced GC (CDP). The steady phase excludes the first `--warmup` seconds
+ * of traffic. Appends the results to docs/benchmarks.md (section "UI").
+ */
+
+const ROOT = resolve(import.meta.dirname, '..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const TARGETS = { frameP95: 20, loafMax: 50, latencyP95: 50, firstTableMs: 3000, heapMb: 250 };
+
+const log = (line: string) => console.log(`[bench:ui] ${line}`);
+
+function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ]!;
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : 'n/a');
+
+async function heapMb(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.enable');
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('Performance.enable');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  await cdp.detach();
+  return (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN) / 1024 / 1024;
+}
+
+function machine(): string {
+  const model = cpus()[0]?.model ?? 'unknown CPU';
+  return `${cpus().length} × ${model.trim()}`;
+}
+
+/** Adds an entry at the end of the "## UI" section of docs/benchmarks.md (created if missing). */
+function appendUiResult(entry: string): void {
+  const file = join(ROOT, 'docs/benchmarks.md');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const heading = text.search(/^## UI$/m);
+  if (heading < 0) {
+    const intro =
+      '\n## UI\n\n`npm run bench:ui` (scripts/bench-ui.ts): the orders table in headless Chromium under simulated traffic.\n';
+    writeFileSync(file, `${text.trimEnd()}\n${intro}${entry}`);
+    return;
+  }
+  const next = text.slice(heading + 5).search(/^## /m);
+  const at = next < 0 ? text.length : heading + 5 + next;
+  writeFileSync(
+    file,
+    `${text.slice(0, at).trimEnd()}\n${entry}\n${text.slice(at)}`.trimEnd() + '\n',
+  );
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const orders = numberArg(args, 'orders', 100_000, { min: 1, max: 1_000_000 });
+  const rate = numberArg(args, 'rate', 1000, { min: 1, max: 20_000 });
+  const duration = numberArg(args, 'duration', 20, { min: 2, max: 600 });
+  const warmup = numberArg(args, 'warmup', 3, { min: 0, max: 60 });
+  const recordResults = !args.has('no-record');
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+
+  await using backend = await new LocalBackend({ projectId: 'livedesk-bench' }).start();
+  const client = new Client()
+    .setEndpoint(backend.endpoint)
+    .setProject(backend.projectId)
+    .setKey(backend.apiKey);
+  log(
+    `backend ${backend.endpoint}; provisioning and seeding ${orders.toLocaleString('en-US')} orders…`,
+  );
+  await new Provisioner(client).apply(schema);
+  const seeder = new Seeder(client);
+  await seeder.ensureCatalog();
+  await seeder.ensureAccounts();
+  const seeded = await seeder.seedOrders(orders);
+  log(`seeded in ${seeded.seconds.toFixed(1)} s`);
+
+  const outDir = mkdtempSync(join(tmpdir(), 'livedesk-bench-app-'));
+  process.env.VITE_APPWRITE_ENDPOINT = backend.endpoint;
+  process.env.VITE_APPWRITE_PROJECT_ID = backend.projectId;
+  await build({
+    root: ROOT,
+    logLevel: 'error',
+    build: { outDir, emptyOutDir: true, sourcemap: false },
+  });
+  const port = await freePort();
+  const app = await preview({
+    root: ROOT,
+    logLevel: 'error',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port, strictPort: true },
+  });
+  const appUrl = `http://127.0.0.1:${port}`;
+
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => log(`page error: ${error.message}`));
+    await page.goto(`${appUrl}/login`);
+    await page.getByLabel('Email').fill('manager@livedesk.test');
+    await page.getByLabel('Password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+
+    // Navigation → first painted table with every order (session restored from the cookie).
+    await page.goto(`${appUrl}/orders?bench=1&rows=${orders}`);
+    await page.waitForFunction(() => window.__livedeskBench?.firstTable !== null, null, {
+      timeout: 180_000,
+      polling: 200,
+    });
+    const firstTable = await page.evaluate(() => window.__livedeskBench!.firstTable!);
+    const tableRows = await page.evaluate(() => window.__livedeskBench!.tableRows);
+    const heapLoaded = await heapMb(page);
+    log(
+      `first table with ${tableRows.toLocaleString('en-US')} rows at ${ms(firstTable)}; heap ${heapLoaded.toFixed(0)} MB`,
+    );
+    await page.waitForTimeout(2000);
+
+    // Traffic from outside the page: the simulator in its own process.
+    log(`simulator: ${rate} events/s for ${duration} s (separate process)`);
+    const simulator = spawn(
+      process.execPath,
+      [
+        '--disable-warning=ExperimentalWarning',
+        join(ROOT, 'scripts/simulate.ts'),
+        '--rate',
+        String(rate),
+        '--duration',
+        String(duration),
+        '--quiet',
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          APPWRITE_ENDPOINT: backend.endpoint,
+          APPWRITE_PROJECT_ID: backend.projectId,
+          APPWRITE_API_KEY: backend.apiKey,
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let simulatorOutput = '';
+    simulator.stdout!.on('data', (chunk: Buffer) => (simulatorOutput += chunk.toString()));
+    const simulatorDone = new Promise<number>((done) =>
+      simulator.once('exit', (code) => done(code ?? 1)),
+    );
+
+    // Skip the simulator's start-up (prepare) and the warm-up, then record the steady phase.
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="connection"] .conn__age') !== null,
+      null,
+      {
+        timeout: 60_000,
+      },
+    );
+    await page.waitForTimeout(warmup * 1000);
+    await page.evaluate(() => {
+      const b = window.__livedeskBench!;
+      b.frames.length = 0;
+      b.loaf.length = 0;
+      b.latency.length = 0;
+      b.recording = true;
+    });
+    const steadyStarted = Date.now();
+    const exitCode = await simulatorDone;
+    const steadySeconds = (Date.now() - steadyStarted) / 1000;
+    const record = await page.evaluate(() => {
+      const b = window.__livedeskBench!;
+      b.recording = false;
+      return JSON.parse(JSON.stringify(b)) as BenchRecord;
+    });
+    const heapEnd = await heapMb(page);
+    const finalRows = await page.evaluate(() => window.__livedeskBench!.tableRows);
+    const simulated = simulatorOutput.trim().split('\n').at(-1) ?? '';
+    if (exitCode !== 0) log(`simulator exited with code ${exitCode}: ${simulated}`);
+
+    const intervals = record.frames.slice(1).map((t, i) => t - record.frames[i]!);
+    const receive = record.latency.map((l) => l.receiveToPaint);
+    const server = record.latency.map((l) => l.serverToPaint);
+    const loafOver50 = record.loaf.filter((l) => l.duration > 50);
+    for (const l of loafOver50)
+      log(
+        `long frame ${l.duration.toFixed(0)} ms (blocking ${l.blocking.toFixed(0)}): ${l.scripts.join('; ') || 'no script attribution'}`,
+      );
+    const worstLoaf = Math.max(0, ...record.loaf.map((l) => l.duration));
+    const results = {
+      frameP50: percentile(intervals, 50),
+      frameP95: percentile(intervals, 95),
+      frames: intervals.length,
+      loafCount: loafOver50.length,
+      worstLoaf,
+      latencyP50: percentile(receive, 50),
+      latencyP95: percentile(receive, 95),
+      serverP50: percentile(server, 50),
+      serverP95: percentile(server, 95),
+      events: record.latency.length,
+      firstTable,
+      heapMb: Math.max(heapLoaded, heapEnd),
+    };
+    const ok = (pass: boolean) => (pass ? 'ok' : 'MISSED');
+    const rows: [string, string, string, string][] = [
+      [
+        'frame interval p50 / p95',
+        `${ms(results.frameP50)} / ${ms(results.frameP95)}`,
+        `p95 ≤ ${TARGETS.frameP95} ms`,
+        ok(results.frameP95 <= TARGETS.frameP95),
+      ],
+      [
+        'long animation frames > 50 ms (steady)',
+        `${results.loafCount} (worst ${ms(worstLoaf)})`,
+        '0',
+        ok(results.loafCount === 0),
+      ],
+      [
+        'event → paint p50 / p95 (page clock)',
+        `${ms(results.latencyP50)} / ${ms(results.latencyP95)}`,
+        `p95 ≤ ${TARGETS.latencyP95} ms`,
+        ok(results.latencyP95 <= TARGETS.latencyP95),
+      ],
+      [
+        'server timestamp → paint p50 / p95',
+        `${ms(results.serverP50)} / ${ms(results.serverP95)}`,
+        '(context)',
+        '',
+      ],
+      [
+        `navigation → first table (${tableRows.toLocaleString('en-US')} rows)`,
+        ms(firstTable),
+        `≤ ${TARGETS.firstTableMs} ms`,
+        ok(firstTable <= TARGETS.firstTableMs),
+      ],
+      [
+        'JS heap after GC (loaded / end)',
+        `${heapLoaded.toFixed(0)} MB / ${heapEnd.toFixed(0)} MB`,
+        `≤ ${TARGETS.heapMb} MB`,
+        ok(results.heapMb <= TARGETS.heapMb),
+      ],
+    ];
+    const chromeVersion = browser.version();
+    const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+    const header = `${date} UTC · ${machine()} · Chromium ${chromeVersion} headless (${FLAGS.filter((f) => f !== '--headless').join(' ')})`;
+    const traffic = `${orders.toLocaleString('en-US')} orders seeded; simulator ${rate}/s for ${duration} s in a separate process (${simulated || 'no summary'}); steady phase ${steadySeconds.toFixed(1)} s after ${warmup} s warm-up, ${results.events.toLocaleString('en-US')} events painted, ${results.frames} frames; table rows at the end: ${finalRows.toLocaleString('en-US')}`;
+    const table = [
+      '| metric | result | target | |',
+      '|---|---|---|---|',
+      ...rows.map((r) => `| ${r.join(' | ')} |`),
+    ].join('\n');
+    console.log(`\n${header}\n${traffic}\n\n${table}\n`);
+    if (recordResults) {
+      appendUiResult(`\n### ${header}\n\n${traffic}\n\n${table}\n`);
+      log('appended to docs/benchmarks.md');
+    }
+  } finally {
+    await browser.close();
+    await app.close();
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(
+    `bench:ui failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,109 @@
+/**
+ * Measurement hooks for `npm run bench:ui`, active only when the page was opened with
+ * `?bench=1` (production behaviour is otherwise unchanged). Everything recorded lives on
+ * `window.__livedeskBench` for the benchmark to read:
+ * - `frames`: rAF timestamps (performance.now) while recording;
+ * - `loaf`: long-animation-frame entries over 50 ms (start, duration, blocking);
+ * - `latency`: per realtime event, receive→paint (ms, performance clock) and server
+ *   timestamp→paint (ms, wall clock);
+ * - `firstTable`: performance.now() of the first frame painted with the table at its target size.
+ */
+export interface BenchRecord {
+  recording: boolean;
+  frames: number[];
+  loaf: { start: number; duration: number; blocking: number; scripts: string[] }[];
+  latency: { receiveToPaint: number; serverToPaint: number }[];
+  firstTable: number | null;
+  tableRows: number;
+  targetRows: number;
+}
+
+declare global {
+  interface Window {
+    __livedeskBench?: BenchRecord;
+  }
+}
+
+const enabled =
+  typeof window !== 'undefined' && new URLSearchParams(window.location.search).get('bench') === '1';
+
+let record: BenchRecord | null = null;
+
+function start(): BenchRecord {
+  const made: BenchRecord = {
+    recording: false,
+    frames: [],
+    loaf: [],
+    latency: [],
+    firstTable: null,
+    tableRows: 0,
+    targetRows: Number(new URLSearchParams(window.location.search).get('rows') ?? 100_000),
+  };
+  window.__livedeskBench = made;
+  const tick = (time: number) => {
+    if (made.recording) made.frames.push(time);
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  try {
+    new PerformanceObserver((list) => {
+      if (!made.recording) return;
+      for (const entry of list.getEntries()) {
+        const loaf = entry as PerformanceEntry & { blockingDuration?: number };
+        made.loaf.push({
+          start: loaf.startTime,
+          duration: loaf.duration,
+          blocking: loaf.blockingDuration ?? 0,
+        });
+      }
+    }).observe({ type: 'long-animation-frame', buffered: false });
+  } catch {
+    // not supported: no entries
+  }
+  return made;
+}
+
+/** Whether the bench hooks are on (`?bench=1`). */
+export function benchEnabled(): boolean {
+  return enabled;
+}
+
+function bench(): BenchRecord | null {
+  if (!enabled) return null;
+  record ??= start();
+  return record;
+}
+
+/** Called when the orders table renders `rows` rows; stamps the first painted frame at the target size. */
+export function benchTableRendered(rows: number): void {
+  const b = bench();
+  if (!b) return;
+  b.tableRows = rows;
+  if (b.firstTable !== null || rows < b.targetRows) return;
+  requestAnimationFrame(() => {
+    b.firstTable ??= performance.now();
+  });
+}
+
+/**
+ * Called when realtime events were applied to the data the page shows, with when each arrived
+ * (performance.now) and its server timestamp (epoch ms); stamps the paint on the next frame.
+ */
+export function benchEventsApplied(
+  events: readonly { receivedAt: number; serverTime: number }[],
+): void {
+  const b = bench();
+  if (!b || !b.recording || events.length === 0) return;
+  const batch = events.slice();
+  requestAnimationFrame(() => {
+    const paint = performance.now();
+    const wall = performance.timeOrigin + paint;
+    for (const event of batch)
+      b.latency.push({
+        receiveToPaint: paint - event.receivedAt,
+        serverToPaint: wall - event.serverTime,
+      });
+  });
+}
+
+if (enabled) bench();
