@@ -49,11 +49,23 @@ function start(): BenchRecord {
     new PerformanceObserver((list) => {
       if (!made.recording) return;
       for (const entry of list.getEntries()) {
-        const loaf = entry as PerformanceEntry & { blockingDuration?: number };
+        const loaf = entry as PerformanceEntry & {
+          blockingDuration?: number;
+          scripts?: {
+            invokerType: string;
+            invoker: string;
+            duration: number;
+            sourceFunctionName?: string;
+          }[];
+        };
         made.loaf.push({
           start: loaf.startTime,
           duration: loaf.duration,
           blocking: loaf.blockingDuration ?? 0,
+          scripts: (loaf.scripts ?? []).map(
+            (s) =>
+              `${s.invokerType} ${s.invoker} ${s.sourceFunctionName ?? ''} ${Math.round(s.duration)}ms`,
+          ),
         });
       }
     }).observe({ type: 'long-animation-frame', buffered: false });
