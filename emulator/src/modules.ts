@@ -1,5 +1,6 @@
 import type { BackendModule } from './backend.ts';
 import { accountModule } from './services/account.ts';
+import { databasesModule } from './services/databases/index.ts';
 import { functionsModule } from './services/functions/index.ts';
 import { healthModule } from './services/health.ts';
 import { projectModule } from './services/project.ts';
@@ -16,6 +17,7 @@ export const MODULES: readonly BackendModule[] = [
   teamsModule,
   projectModule,
   bucketsModule,
+  databasesModule,
   realtimeModule,
   functionsModule,
 ];
