@@ -15,7 +15,9 @@ import { numberArg, parseArgs } from './lib/env.ts';
  * - write → all: from sending the write request until the event reached every socket;
  * - ack → all: from the write's HTTP answer until the event reached every socket (the backend
  *   publishes before it answers, so this can be ≤ 0);
- * - per socket: from sending the write request until one socket received the event.
+ * - per socket: from sending the write request until one socket received the event;
+ * - publish → all: from the event's server `timestamp` (when the backend published it; whole
+ *   milliseconds) until the event reached every socket — the fan-out alone, without the write.
  */
 
 interface Source {
@@ -127,6 +129,8 @@ function summary(values: number[]): string {
 /** One subscribed socket and the time each write's event reached it. */
 class BenchSocket {
   readonly received = new Map<number, number>();
+  /** Per write: the event's server `timestamp` and the wall clock when it arrived (ms since epoch). */
+  readonly published = new Map<number, { at: number; arrived: number }>();
   private readonly ws: WebSocket;
   private waiter: (() => void) | null = null;
 
@@ -142,11 +146,19 @@ class BenchSocket {
         const at = performance.now();
         const data = JSON.parse(String(message.data)) as {
           type: string;
-          data?: { to?: string; payload?: Record<string, unknown>; message?: string };
+          data?: {
+            to?: string;
+            payload?: Record<string, unknown>;
+            message?: string;
+            timestamp?: string;
+          };
         };
         if (data.type === 'event') {
           const i = source.indexOf(data.data!.payload!);
-          if (i !== null) socket.received.set(i, at);
+          if (i !== null) {
+            socket.received.set(i, at);
+            socket.published.set(i, { at: Date.parse(data.data!.timestamp!), arrived: Date.now() });
+          }
           socket.waiter?.();
         } else if (data.type === 'connected') {
           socket.ws.send(JSON.stringify({ type: 'authentication', data: { session } }));
@@ -220,6 +232,7 @@ async function main(): Promise<void> {
     const toAll: number[] = [];
     const ackToAll: number[] = [];
     const perSocket: number[] = [];
+    const publishToAll: number[] = [];
     const roundTrip: number[] = [];
     let missed = 0;
     for (let i = 0; i < warmup + writes; i++) {
@@ -235,6 +248,8 @@ async function main(): Promise<void> {
       const times = sockets.map((socket) => socket.received.get(i)!);
       const last = Math.max(...times);
       toAll.push(last - start);
+      const walls = sockets.map((socket) => socket.published.get(i)!);
+      publishToAll.push(Math.max(...walls.map((w) => w.arrived)) - walls[0]!.at);
       ackToAll.push(last - ack);
       roundTrip.push(ack - start);
       for (const at of times) perSocket.push(at - start);
@@ -247,6 +262,7 @@ async function main(): Promise<void> {
     console.log(`  write → event on all sockets   ${summary(toAll)}`);
     console.log(`  ack → event on all sockets     ${summary(ackToAll)}`);
     console.log(`  per socket (write → event)     ${summary(perSocket)}`);
+    console.log(`  publish → all (±1 ms, clock)   ${summary(publishToAll)}`);
     console.log(`  write HTTP round trip          ${summary(roundTrip)}`);
     if (missed) console.log(`  MISSED: ${missed} socket deliveries did not arrive within 5 s`);
     if (missed) process.exitCode = 1;

@@ -432,12 +432,17 @@ export class RealtimeHub {
     if (event.channels.length === 0 || event.roles.length === 0) return;
     const channels = new Set(event.channels);
     let frame: ((ids: readonly string[]) => string) | null = null;
+    // Connections matching the same subscription ids share one encoded frame (as Appwrite groups them).
+    const encoded = new Map<string, Buffer>();
     for (const connection of this.connections) {
       if (!connection.open) continue;
       const ids = matchingSubscriptionIds(connection, event, channels);
       if (ids.length === 0) continue;
       frame ??= eventFrameBuilder(event);
-      this.sendText(connection, frame(ids));
+      const key = ids.join(',');
+      let data = encoded.get(key);
+      if (!data) encoded.set(key, (data = Buffer.from(frame(ids))));
+      this.sendText(connection, data);
     }
   }
 
@@ -458,7 +463,7 @@ export class RealtimeHub {
     this.sendText(connection, JSON.stringify(message));
   }
 
-  private sendText(connection: Connection, text: string): void {
+  private sendText(connection: Connection, text: string | Buffer): void {
     const { ws } = connection;
     if (ws.readyState !== WebSocket.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -467,7 +472,7 @@ export class RealtimeHub {
       ws.terminate();
       return;
     }
-    ws.send(text);
+    ws.send(text, { binary: false });
   }
 
   // ── closing ──────────────────────────────────────────────────────────────
