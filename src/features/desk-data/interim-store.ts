@@ -15,7 +15,7 @@ import { orderFromDocument, type Order, type OrderDocument } from '../../domain/
 import { onConnection, sdk, subscribe } from '../../lib/appwrite.ts';
 import { toAppError } from '../../lib/errors.ts';
 import { computeMetrics, type DeskMetrics } from '../header-metrics/compute.ts';
-import { SortedView } from './sorted-view.ts';
+import { SortedView, type OrderChangeRecord } from './sorted-view.ts';
 import type { ConnectionInfo, DeskData, LoadState, OrderListSpec, PerOrder } from './types.ts';
 
 /**
@@ -61,7 +61,33 @@ export function isNewer(incoming: Order, current: Order | undefined): boolean {
 
 export function createInterimDesk(): DeskData {
   const orders = new Map<string, Order>();
-  const views = new Set<SortedView>();
+  const views = new Map<string, { view: SortedView; refs: number }>();
+  const filterIds = new WeakMap<(order: Order) => boolean, number>();
+  let nextFilterId = 1;
+  const viewKey = (spec: OrderListSpec): string => {
+    let filterId = 0;
+    if (spec.filter) {
+      filterId = filterIds.get(spec.filter) ?? nextFilterId++;
+      filterIds.set(spec.filter, filterId);
+    }
+    return `${String(spec.sort)}|${spec.dir}|${spec.statuses?.join(',') ?? ''}|${spec.fulfilledSince ?? ''}|${filterId}`;
+  };
+  const dropLater = (key: string) =>
+    setTimeout(() => {
+      if (views.get(key)?.refs === 0) views.delete(key);
+    }, 2000);
+  /** The shared view for a spec (built on first use). */
+  const viewFor = (spec: OrderListSpec): { key: string; view: SortedView } => {
+    const key = viewKey(spec);
+    let entry = views.get(key);
+    if (!entry) {
+      entry = { view: new SortedView(spec, (id) => orders.get(id)), refs: 0 };
+      entry.view.rebuild(orders.values());
+      views.set(key, entry);
+      dropLater(key);
+    }
+    return { key, view: entry.view };
+  };
   const confirmed = new Map<string, Order>();
   const eventListeners = new Set<(receivedAt: number, serverTime: number) => void>();
   const store = createStore<State>(() => ({
@@ -82,18 +108,25 @@ export function createInterimDesk(): DeskData {
   let attempts = 0;
   let everOpened = false;
 
-  const changedOrders = (changed: Order[]) => {
+  const changedOrders = (changed: OrderChangeRecord[]) => {
     if (!changed.length) return;
-    for (const view of views) view.apply(changed);
+    for (const { view } of views.values()) view.apply(changed);
     store.setState((s) => ({ version: s.version + 1 }));
   };
 
-  const upsert = (order: Order, changed: Order[]): void => {
-    if (!isNewer(order, orders.get(order.id))) return;
+  /** Stores `order` (when newer, or always with `force`) and records the change. */
+  const put = (order: Order, changed: OrderChangeRecord[], force = false): void => {
+    const before = orders.get(order.id);
+    if (!force && !isNewer(order, before)) return;
     orders.set(order.id, order);
+    changed.push({ before, after: order });
+  };
+
+  const upsert = (order: Order, changed: OrderChangeRecord[]): void => {
+    if (!isNewer(order, confirmed.get(order.id))) return;
     confirmed.set(order.id, order);
     if (order.updatedAt > watermark) watermark = order.updatedAt;
-    changed.push(order);
+    put(order, changed, true);
   };
 
   // Events for an order whose notes or activity are still loading wait here, then merge.
@@ -130,7 +163,7 @@ export function createInterimDesk(): DeskData {
     frame = 0;
     const batch = queue;
     queue = [];
-    const changed: Order[] = [];
+    const changed: OrderChangeRecord[] = [];
     let lastServer = 0;
     for (const { event } of batch) {
       const channel = event.channels.find((c) => c.endsWith('.documents')) ?? '';
@@ -183,9 +216,9 @@ export function createInterimDesk(): DeskData {
       [Query.greaterThan('$createdAt', since), Query.orderDesc('$createdAt')],
       (n) => store.setState({ load: { status: 'loading', loaded: n } }),
     );
-    const changed: Order[] = [];
-    for (const order of loaded) upsert(order, changed);
-    for (const view of views) view.rebuild(orders.values());
+    const ignored: OrderChangeRecord[] = [];
+    for (const order of loaded) upsert(order, ignored);
+    for (const { view } of views.values()) view.rebuild(orders.values());
     buffering = false;
     flush();
     store.setState((s) => ({
@@ -199,7 +232,7 @@ export function createInterimDesk(): DeskData {
     store.setState((s) => ({ connection: { ...s.connection, state: 'resyncing', retryAt: null } }));
     try {
       const since = new Date(watermark - RESYNC_MARGIN_MS).toISOString();
-      const changed: Order[] = [];
+      const changed: OrderChangeRecord[] = [];
       for (const order of await loadPages([
         Query.greaterThan('$updatedAt', since),
         Query.orderAsc('$updatedAt'),
@@ -261,10 +294,9 @@ export function createInterimDesk(): DeskData {
       documentId: orderId,
     });
     const fresh = orderFromDocument(doc as unknown as OrderDocument);
-    const changed: Order[] = [];
+    const changed: OrderChangeRecord[] = [];
     confirmed.set(fresh.id, fresh);
-    orders.set(fresh.id, fresh);
-    changed.push(fresh);
+    put(fresh, changed, true);
     changedOrders(changed);
   };
 
@@ -344,35 +376,38 @@ export function createInterimDesk(): DeskData {
     useOrderIds(spec: OrderListSpec) {
       const { sort, dir, filter, fulfilledSince } = spec;
       const statusKey = spec.statuses?.join(',') ?? '';
-      const view = useMemo(() => {
-        const made = new SortedView(
-          {
+      const holder = useMemo(
+        () =>
+          viewFor({
             sort,
             dir,
             filter,
             fulfilledSince,
             statuses: statusKey ? (statusKey.split(',') as Order['status'][]) : [],
-          },
-          (id) => orders.get(id),
-        );
-        made.rebuild(orders.values());
-        return made;
-      }, [sort, dir, filter, fulfilledSince, statusKey]);
+          }),
+        [sort, dir, filter, fulfilledSince, statusKey],
+      );
       const subscribeView = useMemo(
         () => (listener: () => void) => {
-          if (!views.has(view)) {
-            view.rebuild(orders.values());
-            views.add(view);
+          let entry = views.get(holder.key);
+          if (!entry) {
+            entry = { view: holder.view, refs: 0 };
+            holder.view.rebuild(orders.values());
+            views.set(holder.key, entry);
           }
+          holder.view = entry.view;
+          entry.refs++;
           const unsubscribe = store.subscribe(listener);
+          listener();
           return () => {
             unsubscribe();
-            views.delete(view);
+            entry.refs--;
+            if (entry.refs === 0) dropLater(holder.key);
           };
         },
-        [view],
+        [holder],
       );
-      return useSyncExternalStore(subscribeView, () => view.ids);
+      return useSyncExternalStore(subscribeView, () => holder.view.ids);
     },
     useNotes(orderId) {
       const value = useStore(store, (s) => s.notes[orderId] ?? null);
@@ -401,9 +436,10 @@ export function createInterimDesk(): DeskData {
       );
       if (decision instanceof AppError) throw decision;
       const optimistic: Order = { ...before, ...decision.patch, updatedAt: Date.now() } as Order;
-      orders.set(orderId, optimistic);
+      const local: OrderChangeRecord[] = [];
+      put(optimistic, local, true);
       store.setState((s) => ({ pending: { ...s.pending, [orderId]: true } }));
-      changedOrders([optimistic]);
+      changedOrders(local);
       const settle = () => {
         const { [orderId]: _done, ...pending } = store.getState().pending;
         store.setState({ pending });
@@ -428,24 +464,20 @@ export function createInterimDesk(): DeskData {
             failure ??
             new AppError('SERVER_ERROR', `Something went wrong (ref ${execution.$id.slice(0, 8)}).`)
           );
-        const doc =
-          (body as { order?: OrderDocument } | null)?.order ?? (body as OrderDocument | null);
         settle();
+        const doc = body as OrderDocument | null;
         if (doc && typeof doc === 'object' && '$id' in doc) {
-          const changed: Order[] = [];
-          confirmed.delete(orderId);
-          orders.set(orderId, before);
+          const changed: OrderChangeRecord[] = [];
           upsert(orderFromDocument(doc), changed);
-          if (!changed.length) orders.set(orderId, optimistic);
-          changedOrders([orders.get(orderId)!]);
+          changedOrders(changed);
         }
       } catch (error) {
         settle();
         const appError = toAppError(error, 'do that');
-        const current = orders.get(orderId);
-        if (current === optimistic) {
-          orders.set(orderId, confirmed.get(orderId) ?? before);
-          changedOrders([orders.get(orderId)!]);
+        if (orders.get(orderId) === optimistic) {
+          const rollback: OrderChangeRecord[] = [];
+          put(confirmed.get(orderId) ?? before, rollback, true);
+          changedOrders(rollback);
         }
         if (appError.code === 'ORDER_CONFLICT' || appError.code === 'INVALID_TRANSITION')
           await refreshOrder(orderId).catch(() => {});

@@ -25,22 +25,23 @@ describe('SortedView', () => {
     view.rebuild(table.values());
     expect(view.ids).toEqual(['b', 'c', 'a']);
 
+    const change = (order: Order) => {
+      const before = table.get(order.id);
+      put(order);
+      return { before, after: order };
+    };
     const d = make('d', 4);
-    put(d);
-    expect(view.apply([d])).toBe(true);
+    expect(view.apply([change(d)])).toBe(true);
     expect(view.ids).toEqual(['d', 'b', 'c', 'a']);
 
-    const b = make('b', 3, { status: 'ready' });
-    put(b);
-    view.apply([b]);
+    view.apply([change(make('b', 3, { status: 'ready' }))]);
     expect(view.ids).toEqual(['d', 'c', 'a']);
 
-    const a = make('a', 1, { status: 'preparing', totalCents: 999 });
-    put(a);
     const before = view.ids;
-    view.apply([a]);
-    expect(view.ids).toEqual(['d', 'c', 'a']);
-    expect(view.ids).not.toBe(before);
+    expect(view.apply([change(make('a', 1, { status: 'preparing', totalCents: 999 }))])).toBe(
+      false,
+    );
+    expect(view.ids).toBe(before);
   });
 
   it('reports no change when changed orders stay outside the view', () => {
@@ -49,7 +50,7 @@ describe('SortedView', () => {
       table.get(id),
     );
     view.rebuild(table.values());
-    expect(view.apply([table.get('x')!])).toBe(false);
+    expect(view.apply([{ before: table.get('x'), after: table.get('x')! }])).toBe(false);
   });
 
   it('sorts strings case-insensitively and nulls last, ties by newest number', () => {
@@ -64,5 +65,59 @@ describe('SortedView', () => {
     const view = new SortedView({ sort: 'assigneeName', dir: 'asc' }, (id) => table.get(id));
     view.rebuild(table.values());
     expect(view.ids).toEqual(['d', 'c', 'a', 'b']);
+  });
+});
+
+describe('SortedView moves', () => {
+  it('moves an order whose sort key changed, with several changes in one batch', () => {
+    const table = new Map<string, Order>();
+    for (const order of [make('a', 1), make('b', 2), make('c', 3), make('d', 4)])
+      table.set(order.id, order);
+    const view = new SortedView({ sort: 'totalCents', dir: 'desc' }, (id) => table.get(id));
+    view.rebuild(table.values());
+    expect(view.ids).toEqual(['d', 'c', 'b', 'a']);
+    const changes = [
+      make('a', 1, { totalCents: 100 }),
+      make('d', 4, { totalCents: 1 }),
+      make('e', 5),
+    ].map((after) => {
+      const before = table.get(after.id);
+      table.set(after.id, after);
+      return { before, after };
+    });
+    expect(view.apply(changes)).toBe(true);
+    expect(view.ids).toEqual(['a', 'e', 'c', 'b', 'd']);
+  });
+
+  it('agrees with a full re-sort after random changes', () => {
+    const table = new Map<string, Order>();
+    let seed = 7;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (let i = 0; i < 300; i++)
+      table.set(`o${i}`, make(`o${i}`, i, { totalCents: Math.floor(random() * 50) }));
+    const spec = {
+      sort: 'totalCents' as const,
+      dir: 'asc' as const,
+      statuses: ['paid' as const, 'ready' as const],
+    };
+    const view = new SortedView(spec, (id) => table.get(id));
+    view.rebuild(table.values());
+    for (let round = 0; round < 50; round++) {
+      const changes = [];
+      for (let k = 0; k < 10; k++) {
+        const id = `o${Math.floor(random() * 320)}`;
+        const status = (['paid', 'ready', 'fulfilled'] as const)[Math.floor(random() * 3)]!;
+        const after = make(id, Number(id.slice(1)), {
+          totalCents: Math.floor(random() * 50),
+          status,
+        });
+        changes.push({ before: table.get(id), after });
+        table.set(id, after);
+      }
+      view.apply(changes);
+    }
+    const expected = new SortedView(spec, (id) => table.get(id));
+    expected.rebuild(table.values());
+    expect(view.ids).toEqual(expected.ids);
   });
 });

@@ -51,9 +51,17 @@ export function predicateFor(spec: OrderListSpec): (order: Order) => boolean {
     (filter === null || filter(order));
 }
 
+/** One changed order: its previous version (absent when new) and the stored one. */
+export interface OrderChangeRecord {
+  before: Order | undefined;
+  after: Order;
+}
+
 /**
- * A sorted id list kept up to date from changes: changed ids are removed and re-inserted by
- * binary search, never re-sorted as a whole (O(n + k log n) per batch of k changes).
+ * A sorted id list kept up to date from changes, never re-sorted: a changed order is found by
+ * binary search on its previous version and moved only when its place or membership changes
+ * (O(k log n) plus one native splice per move). The array is copied once per batch that
+ * changes it, so it can serve as an immutable snapshot.
  */
 export class SortedView {
   ids: string[] = [];
@@ -75,32 +83,51 @@ export class SortedView {
     this.ids = matching.map((order) => order.id);
   }
 
-  /** Applies changed orders (new versions already stored); returns whether the list changed. */
-  apply(changed: readonly Order[]): boolean {
-    if (changed.length === 0) return false;
-    const touched = new Set<string>();
-    for (const order of changed) touched.add(order.id);
-    let next: string[];
-    let removed = false;
-    if (this.ids.some((id) => touched.has(id))) {
-      next = this.ids.filter((id) => !touched.has(id));
-      removed = true;
-    } else next = this.ids.slice();
-    let inserted = false;
-    for (const order of changed) {
-      const current = this.get(order.id);
-      if (!current || !this.include(current)) continue;
-      let lo = 0;
-      let hi = next.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (this.compare(this.get(next[mid]!)!, current) <= 0) lo = mid + 1;
-        else hi = mid;
-      }
-      next.splice(lo, 0, current.id);
-      inserted = true;
+  /** Index of the first id whose order sorts at or after `order` (lower bound). */
+  private lowerBound(ids: readonly string[], order: Order, current: (id: string) => Order): number {
+    let lo = 0;
+    let hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.compare(current(ids[mid]!), order) < 0) lo = mid + 1;
+      else hi = mid;
     }
-    if (!removed && !inserted) return false;
+    return lo;
+  }
+
+  /** Applies changed orders (new versions already stored); returns whether the list changed. */
+  apply(changes: readonly OrderChangeRecord[]): boolean {
+    let next: string[] | null = null;
+    // One change per id: its first previous version and its last version.
+    const coalesced = new Map<string, OrderChangeRecord>();
+    for (const change of changes) {
+      const seen = coalesced.get(change.after.id);
+      coalesced.set(change.after.id, seen ? { before: seen.before, after: change.after } : change);
+    }
+    // While removing, ids not yet re-placed compare by their previous version.
+    const previous = new Map<string, Order>();
+    for (const { before, after } of coalesced.values()) if (before) previous.set(after.id, before);
+    const current = (id: string) => previous.get(id) ?? this.get(id)!;
+    for (const { before, after } of coalesced.values()) {
+      const was = before !== undefined && this.include(before);
+      const is = this.include(after);
+      if (was && is && this.compare(before, after) === 0) {
+        previous.delete(after.id);
+        continue;
+      }
+      if (was) {
+        next ??= this.ids.slice();
+        let at = this.lowerBound(next, before, current);
+        while (at < next.length && next[at] !== after.id) at++;
+        if (at < next.length) next.splice(at, 1);
+      }
+      previous.delete(after.id);
+      if (is) {
+        next ??= this.ids.slice();
+        next.splice(this.lowerBound(next, after, current), 0, after.id);
+      }
+    }
+    if (next === null) return false;
     this.ids = next;
     return true;
   }
