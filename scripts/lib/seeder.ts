@@ -6,10 +6,10 @@ import { generateOrder, orderTimes, type GeneratedOrder } from './order-generato
 import { ProgressBar } from './progress.ts';
 import { Random } from './random.ts';
 
-/** Orders per `createDocuments` call. */
-const BATCH = 500;
+/** Documents per `createDocuments` call (Appwrite 1.9 accepts at most 100). */
+const BATCH = 100;
 /** `createDocuments` calls in flight at once. */
-const CONCURRENCY = 3;
+const CONCURRENCY = 4;
 
 function isNotFound(error: unknown): boolean {
   return error instanceof AppwriteException && error.code === 404;

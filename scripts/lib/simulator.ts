@@ -276,7 +276,7 @@ export class Simulator {
 
   private async flushActivity(): Promise<void> {
     if (!this.pendingActivity.length) return;
-    const batch = this.pendingActivity.splice(0, 500);
+    const batch = this.pendingActivity.splice(0, 100);
     this.inFlight++;
     try {
       await this.databases.createDocuments({
