@@ -346,6 +346,34 @@ describe('order-action (the order workflow enforced on the server)', () => {
     }
   }, 60_000);
 
+  it('relies on X-Appwrite-Timestamp, which refuses a write based on an older read even within a millisecond', async () => {
+    const order = await createOrder({ status: 'paid', rev: 0 });
+    const databases = new Databases(serverClient());
+    const writes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        databases.updateDocument({
+          databaseId: DATABASE_ID,
+          collectionId: COLLECTIONS.orders,
+          documentId: order.$id,
+          data: { noteCount: i + 1 },
+        }),
+      ),
+    );
+    const times = writes.map((doc) => Date.parse(doc.$updatedAt)).sort((a, b) => a - b);
+    expect(new Set(times).size).toBe(times.length);
+    expect(times[0]).toBeGreaterThan(Date.parse(order.$updatedAt));
+    const stale = serverClient();
+    stale.addHeader('X-Appwrite-Timestamp', writes[0]!.$updatedAt);
+    await expect(
+      new Databases(stale).updateDocument({
+        databaseId: DATABASE_ID,
+        collectionId: COLLECTIONS.orders,
+        documentId: order.$id,
+        data: { rev: 1 },
+      }),
+    ).rejects.toMatchObject({ code: 409, type: 'document_update_conflict' });
+  });
+
   it('refuses bad requests with VALIDATION, NOT_FOUND and AUTH_REQUIRED', async () => {
     const order = await createOrder({ status: 'paid', rev: 0 });
     const cases: [Record<string, unknown> | string, number, string][] = [

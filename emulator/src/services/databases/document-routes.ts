@@ -8,7 +8,7 @@ import {
   rolesFor,
   type Permission,
 } from '../../core/permissions.ts';
-import { now } from '../../core/time.ts';
+import { formatDate, now } from '../../core/time.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { ApiError, invalidParam } from '../../http/errors.ts';
 import { bool } from '../../http/params.ts';
@@ -158,6 +158,18 @@ function allowed(
   if (caller.isKey) return true;
   if (granted(caller, rolesFor(collection.permissions, type))) return true;
   return collection.documentSecurity && granted(caller, rolesIn(permissions, type));
+}
+
+/**
+ * The `$updatedAt` of a change to a stored document: now, but always later than its previous
+ * value. Two writes within one millisecond then still get different times, so a writer that read
+ * the first version cannot slip past the `X-Appwrite-Timestamp` check after the second (the
+ * functions' optimistic concurrency relies on this; Appwrite itself has millisecond precision).
+ */
+function nextUpdatedAt(previous: unknown): string {
+  const time = Date.now();
+  const last = Date.parse(String(previous));
+  return formatDate(Number.isNaN(last) || time > last ? time : last + 1);
 }
 
 /** `X-Appwrite-Timestamp`: refuses a change to a document updated after that time. */
@@ -403,7 +415,9 @@ function updateDocument(ctx: RequestContext): Reply {
       {
         uid: id,
         createdAt: checked.createdAt ?? String(row._createdAt),
-        updatedAt: changed ? (checked.updatedAt ?? now()) : String(row._updatedAt),
+        updatedAt: changed
+          ? (checked.updatedAt ?? nextUpdatedAt(row._updatedAt))
+          : String(row._updatedAt),
         permissions: newPermissions,
         values: checked.values,
       },
@@ -448,7 +462,7 @@ function upsertDocument(ctx: RequestContext): Reply {
   const document: PreparedDocument = {
     uid: id,
     createdAt: checked.createdAt ?? (row ? String(row._createdAt) : time),
-    updatedAt: checked.updatedAt ?? time,
+    updatedAt: checked.updatedAt ?? (row ? nextUpdatedAt(row._updatedAt) : time),
     permissions: finalPermissions,
     values: checked.values,
   };
@@ -522,7 +536,13 @@ function changeCounter(ctx: RequestContext, direction: 1 | -1): Reply {
       'attribute_limit_exceeded',
       `databases "${key}" has reached the ${direction === 1 ? 'maximum' : 'minimum'} value of ${bound}`,
     );
-  documents.increment(collection, Number(row._seq), attribute, direction * value, now());
+  documents.increment(
+    collection,
+    Number(row._seq),
+    attribute,
+    direction * value,
+    nextUpdatedAt(row._updatedAt),
+  );
   const updated = documents.getRow(collection, id)!;
   const model = documentModel(database, collection, updated);
   publish(ctx.backend, where, model, 'update');
