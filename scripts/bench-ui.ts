@@ -65,6 +65,29 @@ async function heapMb(page: Page): Promise<number> {
   return (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN) / 1024 / 1024;
 }
 
+/** Samples the page's main thread for `durationMs` and prints the functions with the most self time. */
+async function profileFor(page: Page, durationMs: number): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  await page.waitForTimeout(durationMs);
+  const { profile } = await cdp.send('Profiler.stop');
+  await cdp.detach();
+  const self = new Map<string, number>();
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const deltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, index) => {
+    const node = byId.get(id)!;
+    const frame = node.callFrame;
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (deltas[index] ?? 0) / 1000);
+  });
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  log(`CPU profile, ${durationMs} ms of steady traffic, self time:`);
+  for (const [name, time] of top) console.log(`  ${time.toFixed(0).padStart(6)} ms  ${name}`);
+}
+
 function machine(): string {
   const model = cpus()[0]?.model ?? 'unknown CPU';
   return `${cpus().length} × ${model.trim()}`;
@@ -96,6 +119,7 @@ async function main(): Promise<void> {
   const duration = numberArg(args, 'duration', 20, { min: 2, max: 600 });
   const warmup = numberArg(args, 'warmup', 3, { min: 0, max: 60 });
   const recordResults = !args.has('no-record');
+  const profile = args.has('profile');
   if (!existsSync(CHROMIUM))
     throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 
@@ -150,6 +174,14 @@ async function main(): Promise<void> {
     });
     const firstTable = await page.evaluate(() => window.__livedeskBench!.firstTable!);
     const tableRows = await page.evaluate(() => window.__livedeskBench!.tableRows);
+    const marks = await page.evaluate(() =>
+      performance
+        .getEntriesByType('mark')
+        .filter((m) => m.name.startsWith('livedesk:'))
+        .map((m) => `${m.name.slice(9)} ${m.startTime.toFixed(0)} ms`)
+        .join(', '),
+    );
+    if (marks) log(`load phases: ${marks}`);
     const heapLoaded = await heapMb(page);
     log(
       `first table with ${tableRows.toLocaleString('en-US')} rows at ${ms(firstTable)}; heap ${heapLoaded.toFixed(0)} MB`,
@@ -203,6 +235,7 @@ async function main(): Promise<void> {
       b.recording = true;
     });
     const steadyStarted = Date.now();
+    if (profile) await profileFor(page, 5000);
     const exitCode = await simulatorDone;
     const steadySeconds = (Date.now() - steadyStarted) / 1000;
     const record = await page.evaluate(() => {

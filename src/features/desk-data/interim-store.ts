@@ -11,10 +11,15 @@ import {
 import { AppError, appErrorFromBody } from '../../domain/errors.ts';
 import { COLLECTIONS, DATABASE_ID, FUNCTIONS } from '../../domain/ids.ts';
 import { decideOrderAction, type Actor, type OrderAction } from '../../domain/order-machine.ts';
-import { orderFromDocument, type Order, type OrderDocument } from '../../domain/order.ts';
+import {
+  OPEN_STATUSES,
+  orderFromDocument,
+  type Order,
+  type OrderDocument,
+} from '../../domain/order.ts';
 import { onConnection, sdk, subscribe } from '../../lib/appwrite.ts';
 import { toAppError } from '../../lib/errors.ts';
-import { computeMetrics, type DeskMetrics } from '../header-metrics/compute.ts';
+import { computeMetrics, startOfDay, type DeskMetrics } from '../header-metrics/compute.ts';
 import { SortedView, type OrderChangeRecord } from './sorted-view.ts';
 import type { ConnectionInfo, DeskData, LoadState, OrderListSpec, PerOrder } from './types.ts';
 
@@ -29,6 +34,8 @@ import type { ConnectionInfo, DeskData, LoadState, OrderListSpec, PerOrder } fro
 const PAGE = 5000;
 const RESYNC_MARGIN_MS = 10_000;
 const HISTORY_DAYS = 30;
+/** Time slices of the 30-day snapshot loaded concurrently. */
+const SLICES = 4;
 
 /** The SDK's reconnect delays (PRODUCT.md §8). */
 export function reconnectDelayMs(attempt: number): number {
@@ -114,11 +121,32 @@ export function createInterimDesk(): DeskData {
     store.setState((s) => ({ version: s.version + 1 }));
   };
 
+  // Orders that can move today's metrics: open ones and those paid or made ready today.
+  const relevant = new Set<string>();
+  let relevantDay = startOfDay(Date.now());
+  const isRelevant = (order: Order) =>
+    OPEN_STATUSES.includes(order.status) ||
+    (order.paidAt !== null && order.paidAt >= relevantDay) ||
+    (order.readyAt !== null && order.readyAt >= relevantDay);
+  const metricsNow = (): DeskMetrics => {
+    const now = Date.now();
+    if (startOfDay(now) !== relevantDay) {
+      relevantDay = startOfDay(now);
+      relevant.clear();
+      for (const order of orders.values()) if (isRelevant(order)) relevant.add(order.id);
+    }
+    const list: Order[] = [];
+    for (const id of relevant) list.push(orders.get(id)!);
+    return computeMetrics(list, now);
+  };
+
   /** Stores `order` (when newer, or always with `force`) and records the change. */
   const put = (order: Order, changed: OrderChangeRecord[], force = false): void => {
     const before = orders.get(order.id);
     if (!force && !isNewer(order, before)) return;
     orders.set(order.id, order);
+    if (isRelevant(order)) relevant.add(order.id);
+    else relevant.delete(order.id);
     changed.push({ before, after: order });
   };
 
@@ -178,7 +206,9 @@ export function createInterimDesk(): DeskData {
     }
     changedOrders(changed);
     if (batch.length) {
-      store.setState((s) => ({ connection: { ...s.connection, lastEventAt: Date.now() } }));
+      const now = Date.now();
+      if (now - (store.getState().connection.lastEventAt ?? 0) >= 500)
+        store.setState((s) => ({ connection: { ...s.connection, lastEventAt: now } }));
       for (const listener of eventListeners)
         for (const { event, receivedAt } of batch)
           listener(receivedAt, Date.parse(event.timestamp.replace(' ', 'T')) || lastServer);
@@ -210,21 +240,53 @@ export function createInterimDesk(): DeskData {
     }
   };
 
+  /**
+   * Loads open orders plus the last 30 days (PRODUCT.md §8): the 30 days in time slices paged
+   * concurrently (each slice by cursor), and older open orders.
+   */
   const snapshot = async () => {
-    const since = new Date(Date.now() - HISTORY_DAYS * 24 * 3600_000).toISOString();
-    const loaded = await loadPages(
-      [Query.greaterThan('$createdAt', since), Query.orderDesc('$createdAt')],
-      (n) => store.setState({ load: { status: 'loading', loaded: n } }),
+    performance.mark('livedesk:snapshot-start');
+    const now = Date.now();
+    const since = now - HISTORY_DAYS * 24 * 3600_000;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const counts = new Array<number>(SLICES + 1).fill(0);
+    const progress = (slice: number) => (n: number) => {
+      counts[slice] = n;
+      store.setState({ load: { status: 'loading', loaded: counts.reduce((a, b) => a + b, 0) } });
+    };
+    const step = (now + 60_000 - since) / SLICES;
+    const slices = Array.from({ length: SLICES }, (_, i) => {
+      const from = since + i * step;
+      const to = i === SLICES - 1 ? null : since + (i + 1) * step;
+      return loadPages(
+        [
+          Query.greaterThan('$createdAt', iso(from)),
+          ...(to === null ? [] : [Query.lessThanEqual('$createdAt', iso(to))]),
+          Query.orderAsc('$createdAt'),
+        ],
+        progress(i),
+      );
+    });
+    const olderOpen = loadPages(
+      [
+        Query.equal('status', [...OPEN_STATUSES]),
+        Query.lessThanEqual('$createdAt', iso(since)),
+        Query.orderAsc('$createdAt'),
+      ],
+      progress(SLICES),
     );
+    const loaded = await Promise.all([...slices, olderOpen]);
+    performance.mark('livedesk:snapshot-fetched');
     const ignored: OrderChangeRecord[] = [];
-    for (const order of loaded) upsert(order, ignored);
+    for (const list of loaded) for (const order of list) upsert(order, ignored);
     for (const { view } of views.values()) view.rebuild(orders.values());
     buffering = false;
     flush();
+    performance.mark('livedesk:snapshot-applied');
     store.setState((s) => ({
       version: s.version + 1,
       load: { status: 'ready', loaded: orders.size },
-      metrics: computeMetrics(orders.values(), Date.now()),
+      metrics: metricsNow(),
     }));
   };
 
@@ -340,8 +402,7 @@ export function createInterimDesk(): DeskData {
       window.addEventListener('offline', offline);
       window.addEventListener('online', online);
       const ticker = setInterval(() => {
-        if (store.getState().load.status === 'ready')
-          store.setState({ metrics: computeMetrics(orders.values(), Date.now()) });
+        if (store.getState().load.status === 'ready') store.setState({ metrics: metricsNow() });
       }, 1000);
       void snapshot()
         .then(() => {
