@@ -383,10 +383,8 @@ export class FunctionsService {
   private queue(executionId: string): void {
     setImmediate(() => {
       if (this.closed) return;
-      const entry = this.store
-        .executionsInStatus('waiting')
-        .find((candidate) => candidate.execution.id === executionId);
-      if (entry) this.startQueued(entry.execution, entry.pending);
+      const entry = this.store.getExecutionWithPending(executionId);
+      if (entry?.execution.status === 'waiting') this.startQueued(entry.execution, entry.pending);
     });
   }
 

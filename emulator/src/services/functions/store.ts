@@ -290,6 +290,20 @@ export class FunctionsStore {
       );
   }
 
+  /** One execution with the request it still has to run (null once it ran). */
+  getExecutionWithPending(
+    id: string,
+  ): { execution: ExecutionRecord; pending: PendingRequest | null } | null {
+    const row = this.store
+      .prepare('SELECT data, pending FROM function_executions WHERE id = ?')
+      .get(id) as Row | undefined;
+    if (!row) return null;
+    return {
+      execution: JSON.parse(row.data) as ExecutionRecord,
+      pending: row.pending ? (JSON.parse(row.pending) as PendingRequest) : null,
+    };
+  }
+
   /** Executions in `status` (with their pending request), oldest first; `dueBy` limits scheduled ones. */
   executionsInStatus(
     status: ExecutionStatus,
