@@ -84,6 +84,11 @@ describe.skipIf(skipReason !== null)('the desk with several people at once (brow
     // Staff may not take over someone else's order: Ben has no claim button any more.
     expect(await ben.page.getByRole('button', { name: 'Claim', exact: true }).count()).toBe(0);
     expect(await ben.page.getByRole('button', { name: 'Take over' }).count()).toBe(0);
+    // A manager may take it over; everyone sees the new assignee.
+    await openDrawer(marco, order.id);
+    await marco.page.getByRole('button', { name: 'Take over' }).click();
+    for (const desk of [ana, ben, marco])
+      await assignee(desk.page).filter({ hasText: 'Marco Rossi' }).waitFor({ timeout: 5000 });
   });
 
   it('refuses a claim made on a stale view with the conflict message, and refreshes it', async () => {

@@ -111,7 +111,11 @@ function OrderDetails({
   const [busy, setBusy] = useState<OrderAction | null>(null);
   const [error, setError] = useState<AppError | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
-  const actions = ACTION_ORDER.filter((a) => availableActions(order, actor).includes(a));
+  const allowed = availableActions(order, actor);
+  // Taking over only makes sense when someone else holds the order; otherwise it is a claim.
+  const actions = ACTION_ORDER.filter(
+    (a) => allowed.includes(a) && !(a === 'take-over' && order.assigneeId === null),
+  );
 
   const run = async (action: OrderAction) => {
     if (action === 'cancel' && !confirmCancel) return setConfirmCancel(true);

@@ -1,0 +1,46 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { e2e, launch, screenshot, signedIn } from './support/browser.ts';
+
+describe.skipIf(e2e().missing.databases !== null)('the catalog (browser)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('lets a manager add, edit and deactivate a product, with field messages', async () => {
+    const marco = await signedIn(browser, 'manager', '/products');
+    const rows = marco.page.getByTestId('product-row');
+    await rows.first().waitFor();
+    const form = marco.page.getByRole('form', { name: 'Add a product' });
+    await form.getByLabel('Name').fill('Cortado');
+    await form.getByLabel('Price').fill('abc');
+    await form.getByRole('button', { name: 'Add product' }).click();
+    await form.getByText('Enter a price like 3.80.').waitFor();
+    await form.getByLabel('Price').fill('3,40');
+    await form.getByRole('button', { name: 'Add product' }).click();
+    const cortado = rows.filter({ hasText: 'Cortado' });
+    await cortado.waitFor();
+    expect(await cortado.innerText()).toContain('€3.40');
+
+    await cortado.getByRole('button', { name: 'Edit Cortado' }).click();
+    const edit = marco.page.getByRole('form', { name: 'Edit Cortado' });
+    await edit.getByLabel('Price').fill('3.60');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await cortado.filter({ hasText: '€3.60' }).waitFor();
+
+    await cortado.getByRole('button', { name: 'Deactivate Cortado' }).click();
+    await cortado.getByText('inactive').waitFor();
+    await screenshot(marco.page, 'products');
+    await marco.context.close();
+  });
+
+  it('keeps the catalog from staff', async () => {
+    const ana = await signedIn(browser, 'ana', '/products');
+    await ana.page.getByText('You don’t have permission to manage the catalog.').waitFor();
+    await ana.context.close();
+  });
+});
