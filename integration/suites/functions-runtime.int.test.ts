@@ -468,16 +468,18 @@ describe('functions: triggers', () => {
       execute: [],
       schedule: '* * * * *',
     });
+    // A minute well ahead, so the backend's own minute timer never fires the same one.
     const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 60_000 * 5);
-    const started = await tickScheduler(minute);
-    const mine = (await functions.listExecutions({ functionId: id })).executions;
+    const ofMine = async (ids: string[]) =>
+      (await functions.listExecutions({ functionId: id })).executions.filter((e) =>
+        ids.includes(e.$id),
+      );
+    const mine = await ofMine(await tickScheduler(minute));
     expect(mine).toHaveLength(1);
-    expect(started).toContain(mine[0]!.$id);
     const done = await finishedExecution(functions, id, mine[0]!.$id);
     expect(done).toMatchObject({ trigger: 'schedule', status: 'completed' });
     expect(done.logs).toContain('trigger=schedule');
-    await tickScheduler(minute);
-    expect((await functions.listExecutions({ functionId: id })).total).toBe(1);
+    expect(await ofMine(await tickScheduler(minute))).toEqual([]);
   });
 });
 

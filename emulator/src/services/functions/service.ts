@@ -124,7 +124,8 @@ export class FunctionsService {
   private readonly root: string;
   private readonly pools = new Map<string, RuntimePool>();
   private readonly inFlight = new Set<Promise<unknown>>();
-  private readonly firedMinutes = new Map<string, number>();
+  /** Minutes each function's schedule fired at (the last few), so no minute fires twice. */
+  private readonly firedMinutes = new Map<string, number[]>();
   private readonly timers: NodeJS.Timeout[] = [];
   private eventFunctions: FunctionRecord[] | null = null;
   private closed = false;
@@ -653,8 +654,9 @@ export class FunctionsService {
       } catch {
         continue;
       }
-      if (!cronMatches(schedule, at) || this.firedMinutes.get(fn.id) === minute) continue;
-      this.firedMinutes.set(fn.id, minute);
+      const fired = this.firedMinutes.get(fn.id) ?? [];
+      if (!cronMatches(schedule, at) || fired.includes(minute)) continue;
+      this.firedMinutes.set(fn.id, [...fired.slice(-9), minute]);
       started.push(
         this.enqueue(fn, {
           trigger: 'schedule',
