@@ -254,7 +254,7 @@ async function main(): Promise<void> {
     const loafOver50 = record.loaf.filter((l) => l.duration > 50);
     for (const l of loafOver50)
       log(
-        `long frame ${l.duration.toFixed(0)} ms (blocking ${l.blocking.toFixed(0)}): ${l.scripts.join('; ') || 'no script attribution'}`,
+        `long frame ${l.duration.toFixed(0)} ms: script ${l.script.toFixed(0)}, render ${l.render.toFixed(0)} (style+layout ${l.styleLayout.toFixed(0)}), blocking ${l.blocking.toFixed(0)} — ${l.scripts.join('; ') || 'no script attribution'}`,
       );
     const worstLoaf = Math.max(0, ...record.loaf.map((l) => l.duration));
     const results = {

@@ -11,7 +11,16 @@
 export interface BenchRecord {
   recording: boolean;
   frames: number[];
-  loaf: { start: number; duration: number; blocking: number; scripts: string[] }[];
+  loaf: {
+    start: number;
+    duration: number;
+    blocking: number;
+    /** Time in scripts, in style and layout, and from render start to the end (ms). */
+    script: number;
+    styleLayout: number;
+    render: number;
+    scripts: string[];
+  }[];
   latency: { receiveToPaint: number; serverToPaint: number }[];
   firstTable: number | null;
   tableRows: number;
@@ -51,6 +60,8 @@ function start(): BenchRecord {
       for (const entry of list.getEntries()) {
         const loaf = entry as PerformanceEntry & {
           blockingDuration?: number;
+          renderStart?: number;
+          styleAndLayoutStart?: number;
           scripts?: {
             invokerType: string;
             invoker: string;
@@ -58,11 +69,16 @@ function start(): BenchRecord {
             sourceFunctionName?: string;
           }[];
         };
+        const end = loaf.startTime + loaf.duration;
+        const scripts = loaf.scripts ?? [];
         made.loaf.push({
           start: loaf.startTime,
           duration: loaf.duration,
           blocking: loaf.blockingDuration ?? 0,
-          scripts: (loaf.scripts ?? []).map(
+          script: scripts.reduce((sum, s) => sum + s.duration, 0),
+          styleLayout: loaf.styleAndLayoutStart ? end - loaf.styleAndLayoutStart : 0,
+          render: loaf.renderStart ? end - loaf.renderStart : 0,
+          scripts: scripts.map(
             (s) =>
               `${s.invokerType} ${s.invoker} ${s.sourceFunctionName ?? ''} ${Math.round(s.duration)}ms`,
           ),

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { List, type RowComponentProps } from 'react-window';
 import { EmptyState } from '../../components/states.tsx';
-import type { OrderListSpec } from '../desk-data/types.ts';
+import type { IdList, OrderListSpec } from '../desk-data/types.ts';
 import { useDesk } from '../desk-data/context.tsx';
 import { useNow } from '../header-metrics/use-now.ts';
 import { OrderCard } from './order-card.tsx';
@@ -9,12 +9,12 @@ import { OrderCard } from './order-card.tsx';
 /** Card height plus the gap below it. */
 const CARD_ROW = 104;
 
-type RowProps = { ids: readonly string[]; now: number };
+type RowProps = { ids: IdList; now: number };
 
 function CardRow({ index, style, ids, now, ariaAttributes }: RowComponentProps<RowProps>) {
   return (
     <div style={style} className="card-slot" {...ariaAttributes}>
-      <OrderCard id={ids[index]!} now={now} />
+      <OrderCard id={ids.at(index)!} now={now} />
     </div>
   );
 }
@@ -34,7 +34,7 @@ export function BoardColumn({
   const desk = useDesk();
   const ids = desk.useOrderIds(spec);
   const now = useNow();
-  const rowKey = useCallback((index: number, props: RowProps) => props.ids[index]!, []);
+  const rowKey = useCallback((index: number, props: RowProps) => props.ids.at(index)!, []);
   const headingId = `col-${title.replace(/\W+/g, '-').toLowerCase()}`;
   return (
     <section

@@ -34,8 +34,30 @@ import type { ConnectionInfo, DeskData, LoadState, OrderListSpec, PerOrder } fro
 const PAGE = 5000;
 const RESYNC_MARGIN_MS = 10_000;
 const HISTORY_DAYS = 30;
+/** Realtime events are applied for at most about this long per frame. */
+const FRAME_BUDGET_MS = 6;
 /** Time slices of the 30-day snapshot loaded concurrently. */
 const SLICES = 4;
+/**
+ * What the board, the table and the metrics read; the snapshot loads only these (about half the
+ * bytes and server time), and the drawer fetches the whole order when it opens.
+ */
+const LIST_FIELDS = [
+  'number',
+  'status',
+  'customerName',
+  'customerEmail',
+  'items',
+  'totalCents',
+  'currency',
+  'refundedCents',
+  'assigneeId',
+  'assigneeName',
+  'paidAt',
+  'readyAt',
+  'fulfilledAt',
+  'rev',
+];
 
 /** The SDK's reconnect delays (PRODUCT.md §8). */
 export function reconnectDelayMs(attempt: number): number {
@@ -108,7 +130,7 @@ export function createInterimDesk(): DeskData {
     pendingNotes: {},
   }));
 
-  let queue: { event: RealtimeResponseEvent<Record<string, unknown>>; receivedAt: number }[] = [];
+  const queue: { event: RealtimeResponseEvent<Record<string, unknown>>; receivedAt: number }[] = [];
   let buffering = true;
   let frame = 0;
   let watermark = 0;
@@ -140,11 +162,16 @@ export function createInterimDesk(): DeskData {
     return computeMetrics(list, now);
   };
 
+  // Orders held as the snapshot's lighter copy (no payment details) until a full one arrives.
+  const partial = new Set<string>();
+  const fetchingDetails = new Set<string>();
+
   /** Stores `order` (when newer, or always with `force`) and records the change. */
   const put = (order: Order, changed: OrderChangeRecord[], force = false): void => {
     const before = orders.get(order.id);
     if (!force && !isNewer(order, before)) return;
     orders.set(order.id, order);
+    partial.delete(order.id);
     if (isRelevant(order)) relevant.add(order.id);
     else relevant.delete(order.id);
     changed.push({ before, after: order });
@@ -187,23 +214,32 @@ export function createInterimDesk(): DeskData {
     }));
   };
 
+  const ORDERS = docsChannel(COLLECTIONS.orders);
+  const NOTES = docsChannel(COLLECTIONS.notes);
+  const ACTIVITY = docsChannel(COLLECTIONS.activity);
+
+  /**
+   * Applies queued events, at most ~{@link FRAME_BUDGET_MS} of them per frame: after a stall
+   * the backlog is spread over a few frames instead of making one long one.
+   */
   const flush = () => {
     frame = 0;
-    const batch = queue;
-    queue = [];
+    const started = performance.now();
     const changed: OrderChangeRecord[] = [];
-    let lastServer = 0;
-    for (const { event } of batch) {
+    let count = 0;
+    while (count < queue.length) {
+      const { event } = queue[count]!;
+      count++;
       const channel = event.channels.find((c) => c.endsWith('.documents')) ?? '';
       const payload = event.payload as unknown;
-      if (channel === docsChannel(COLLECTIONS.orders))
-        upsert(orderFromDocument(payload as OrderDocument), changed);
-      else if (channel === docsChannel(COLLECTIONS.notes))
+      if (channel === ORDERS) upsert(orderFromDocument(payload as OrderDocument), changed);
+      else if (channel === NOTES)
         applyNote(noteFromDocument(payload as Parameters<typeof noteFromDocument>[0]));
-      else if (channel === docsChannel(COLLECTIONS.activity))
+      else if (channel === ACTIVITY)
         applyActivity(activityFromDocument(payload as Parameters<typeof activityFromDocument>[0]));
-      lastServer = Math.max(lastServer, Date.parse(event.timestamp.replace(' ', 'T')) || 0);
+      if ((count & 7) === 0 && performance.now() - started > FRAME_BUDGET_MS) break;
     }
+    const batch = queue.splice(0, count);
     changedOrders(changed);
     if (batch.length) {
       const now = Date.now();
@@ -211,8 +247,9 @@ export function createInterimDesk(): DeskData {
         store.setState((s) => ({ connection: { ...s.connection, lastEventAt: now } }));
       for (const listener of eventListeners)
         for (const { event, receivedAt } of batch)
-          listener(receivedAt, Date.parse(event.timestamp.replace(' ', 'T')) || lastServer);
+          listener(receivedAt, Date.parse(event.timestamp.replace(' ', 'T')) || now);
     }
+    if (queue.length && !buffering) frame = requestAnimationFrame(flush);
   };
 
   const onEvent = (event: RealtimeResponseEvent<Record<string, unknown>>) => {
@@ -223,6 +260,7 @@ export function createInterimDesk(): DeskData {
   const loadPages = async (
     queries: string[],
     onPage?: (count: number) => void,
+    light = false,
   ): Promise<Order[]> => {
     const out: Order[] = [];
     let cursor: string | null = null;
@@ -230,7 +268,12 @@ export function createInterimDesk(): DeskData {
       const page: Models.DocumentList<Models.Document> = await sdk().databases.listDocuments({
         databaseId: DATABASE_ID,
         collectionId: COLLECTIONS.orders,
-        queries: [...queries, Query.limit(PAGE), ...(cursor ? [Query.cursorAfter(cursor)] : [])],
+        queries: [
+          ...queries,
+          ...(light ? [Query.select(LIST_FIELDS)] : []),
+          Query.limit(PAGE),
+          ...(cursor ? [Query.cursorAfter(cursor)] : []),
+        ],
       });
       for (const doc of page.documents)
         out.push(orderFromDocument(doc as unknown as OrderDocument));
@@ -265,6 +308,7 @@ export function createInterimDesk(): DeskData {
           Query.orderAsc('$createdAt'),
         ],
         progress(i),
+        true,
       );
     });
     const olderOpen = loadPages(
@@ -274,11 +318,17 @@ export function createInterimDesk(): DeskData {
         Query.orderAsc('$createdAt'),
       ],
       progress(SLICES),
+      true,
     );
     const loaded = await Promise.all([...slices, olderOpen]);
     performance.mark('livedesk:snapshot-fetched');
     const ignored: OrderChangeRecord[] = [];
-    for (const list of loaded) for (const order of list) upsert(order, ignored);
+    for (const list of loaded)
+      for (const order of list) {
+        const known = confirmed.get(order.id);
+        upsert(order, ignored);
+        if (confirmed.get(order.id) !== known) partial.add(order.id);
+      }
     for (const { view } of views.values()) view.rebuild(orders.values());
     buffering = false;
     flush();
@@ -356,6 +406,9 @@ export function createInterimDesk(): DeskData {
       documentId: orderId,
     });
     const fresh = orderFromDocument(doc as unknown as OrderDocument);
+    const known = confirmed.get(fresh.id);
+    // A realtime update may have brought a newer version meanwhile.
+    if (known && !partial.has(fresh.id) && !isNewer(fresh, known)) return;
     const changed: OrderChangeRecord[] = [];
     confirmed.set(fresh.id, fresh);
     put(fresh, changed, true);
@@ -428,6 +481,17 @@ export function createInterimDesk(): DeskData {
     useOrder(id) {
       return useStore(store, () => orders.get(id));
     },
+    useOrderDetails(id) {
+      const order = useStore(store, () => orders.get(id));
+      const light = useStore(store, () => partial.has(id));
+      if (order && light && !fetchingDetails.has(id)) {
+        fetchingDetails.add(id);
+        void refreshOrder(id)
+          .catch(() => {})
+          .finally(() => fetchingDetails.delete(id));
+      }
+      return order && light ? null : order;
+    },
     useIsPending(id) {
       return useStore(store, (s) => s.pending[id] === true);
     },
@@ -468,7 +532,7 @@ export function createInterimDesk(): DeskData {
         },
         [holder],
       );
-      return useSyncExternalStore(subscribeView, () => holder.view.ids);
+      return useSyncExternalStore(subscribeView, () => holder.view.snapshot());
     },
     useNotes(orderId) {
       const value = useStore(store, (s) => s.notes[orderId] ?? null);

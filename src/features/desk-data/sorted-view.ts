@@ -1,6 +1,6 @@
 import type { Order } from '../../domain/order.ts';
 import { itemsSummary } from '../../domain/order.ts';
-import type { OrderListSpec } from './types.ts';
+import type { IdList, OrderListSpec } from './types.ts';
 
 const summaries = new WeakMap<Order, string>();
 
@@ -60,11 +60,14 @@ export interface OrderChangeRecord {
 /**
  * A sorted id list kept up to date from changes, never re-sorted: a changed order is found by
  * binary search on its previous version and moved only when its place or membership changes
- * (O(k log n) plus one native splice per move). The array is copied once per batch that
- * changes it, so it can serve as an immutable snapshot.
+ * (O(k log n) plus one native splice per move). The array is changed in place (copying 100k
+ * ids per frame would feed the garbage collector megabytes a second); each change bumps
+ * `version`, and {@link snapshot} hands React a small new wrapper per version.
  */
 export class SortedView {
   ids: string[] = [];
+  version = 0;
+  private wrapper: IdList | null = null;
   private readonly compare: (a: Order, b: Order) => number;
   private readonly include: (order: Order) => boolean;
   private readonly get: (id: string) => Order | undefined;
@@ -81,6 +84,21 @@ export class SortedView {
     for (const order of all) if (this.include(order)) matching.push(order);
     matching.sort(this.compare);
     this.ids = matching.map((order) => order.id);
+    this.version++;
+  }
+
+  /** The list as React reads it: a new object whenever the list changed. */
+  snapshot(): IdList {
+    if (this.wrapper?.version !== this.version) {
+      const ids = this.ids;
+      this.wrapper = {
+        version: this.version,
+        length: ids.length,
+        at: (index) => ids[index],
+        indexOf: (id) => ids.indexOf(id),
+      };
+    }
+    return this.wrapper;
   }
 
   /** Index of the first id whose order sorts at or after `order` (lower bound). */
@@ -97,7 +115,8 @@ export class SortedView {
 
   /** Applies changed orders (new versions already stored); returns whether the list changed. */
   apply(changes: readonly OrderChangeRecord[]): boolean {
-    let next: string[] | null = null;
+    const ids = this.ids;
+    let changed = false;
     // One change per id: its first previous version and its last version.
     const coalesced = new Map<string, OrderChangeRecord>();
     for (const change of changes) {
@@ -116,19 +135,20 @@ export class SortedView {
         continue;
       }
       if (was) {
-        next ??= this.ids.slice();
-        let at = this.lowerBound(next, before, current);
-        while (at < next.length && next[at] !== after.id) at++;
-        if (at < next.length) next.splice(at, 1);
+        let at = this.lowerBound(ids, before, current);
+        while (at < ids.length && ids[at] !== after.id) at++;
+        if (at < ids.length) {
+          ids.splice(at, 1);
+          changed = true;
+        }
       }
       previous.delete(after.id);
       if (is) {
-        next ??= this.ids.slice();
-        next.splice(this.lowerBound(next, after, current), 0, after.id);
+        ids.splice(this.lowerBound(ids, after, current), 0, after.id);
+        changed = true;
       }
     }
-    if (next === null) return false;
-    this.ids = next;
-    return true;
+    if (changed) this.version++;
+    return changed;
   }
 }

@@ -37,6 +37,17 @@ export interface OrderListSpec {
   filter?: ((order: Order) => boolean) | null;
 }
 
+/**
+ * An ordered list of order ids as a view reads it. A new object whenever the list changes (the
+ * ids behind it may be shared and updated in place, so read it during render only).
+ */
+export interface IdList {
+  readonly version: number;
+  readonly length: number;
+  at(index: number): string | undefined;
+  indexOf(id: string): number;
+}
+
 /** Notes or activity of one order: null while loading. */
 export type PerOrder<T> = { items: T[]; error: AppError | null } | null;
 
@@ -47,8 +58,13 @@ export interface DeskData {
   useLoadState(): LoadState;
   useConnection(): ConnectionInfo;
   useOrder(id: string): Order | undefined;
-  /** Order ids of a view, in order; a new array only when the view changes. */
-  useOrderIds(spec: OrderListSpec): readonly string[];
+  /**
+   * The whole order for the drawer: `null` while it loads (list views may hold a lighter copy
+   * without payment details), `undefined` when it is not on the desk (then call refreshOrder).
+   */
+  useOrderDetails(id: string): Order | null | undefined;
+  /** Order ids of a view, in order; a new {@link IdList} only when the view changes. */
+  useOrderIds(spec: OrderListSpec): IdList;
   useMetrics(): DeskMetrics;
   useNotes(orderId: string): PerOrder<Note>;
   useActivity(orderId: string): PerOrder<Activity>;

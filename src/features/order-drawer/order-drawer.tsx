@@ -31,7 +31,7 @@ const PRIMARY: ReadonlySet<OrderAction> = new Set(['start', 'ready', 'fulfil', '
 /** `/orders/:id`: the drawer over the board or table. */
 export function OrderDrawer({ orderId }: { orderId: string }) {
   const desk = useDesk();
-  const order = desk.useOrder(orderId);
+  const order = desk.useOrderDetails(orderId);
   const load = desk.useLoadState();
   const { user, role } = useMember();
   const { search } = useLocation();
@@ -47,7 +47,7 @@ export function OrderDrawer({ orderId }: { orderId: string }) {
   }, [search]);
 
   useEffect(() => {
-    if (order || load.status !== 'ready') return;
+    if (order !== undefined || load.status !== 'ready') return;
     desk.refreshOrder(orderId).catch((error: unknown) => setMissing(toAppError(error)));
   }, [order, load.status, desk, orderId]);
 

@@ -5,6 +5,7 @@ import { benchTableRendered } from '../../lib/bench.ts';
 import { formatCount } from '../../lib/format.ts';
 import { useNow } from '../header-metrics/use-now.ts';
 import { COLUMNS } from './columns.ts';
+import type { IdList } from '../desk-data/types.ts';
 import { OrderRow } from './order-row.tsx';
 import { toggleSort, type TableQuery } from './table-query.ts';
 
@@ -16,7 +17,7 @@ function scrollByRows(element: HTMLElement | null, rows: number): void {
 }
 
 type RowProps = {
-  ids: readonly string[];
+  ids: IdList;
   active: number;
   now: number;
   onOpen: (id: string, index: number) => void;
@@ -25,7 +26,7 @@ type RowProps = {
 function Row({ index, style, ids, active, now, onOpen }: RowComponentProps<RowProps>) {
   return (
     <OrderRow
-      id={ids[index]!}
+      id={ids.at(index)!}
       index={index}
       style={style}
       active={index === active}
@@ -47,7 +48,7 @@ export function OrdersTable({
   onOpen,
   filtered,
 }: {
-  ids: readonly string[];
+  ids: IdList;
   query: TableQuery;
   onQuery: (next: TableQuery) => void;
   onOpen: (id: string) => void;
@@ -80,7 +81,7 @@ export function OrdersTable({
 
   const onRowsRendered = useCallback(
     (visible: { startIndex: number; stopIndex: number }) => {
-      top.current = { index: visible.startIndex, anchor: ids[visible.startIndex] ?? null };
+      top.current = { index: visible.startIndex, anchor: ids.at(visible.startIndex) ?? null };
       if (visible.startIndex === 0) setNewCount(0);
     },
     [ids],
@@ -114,7 +115,8 @@ export function OrdersTable({
       Home: () => move(0),
       End: () => move(ids.length - 1),
       Enter: () => {
-        if (active >= 0 && ids[active]) onOpen(ids[active]);
+        const id = active >= 0 ? ids.at(active) : undefined;
+        if (id) onOpen(id);
       },
     };
     const action = keys[event.key];
@@ -123,7 +125,7 @@ export function OrdersTable({
     action();
   };
 
-  const rowKey = useCallback((index: number, props: RowProps) => props.ids[index]!, []);
+  const rowKey = useCallback((index: number, props: RowProps) => props.ids.at(index)!, []);
   useEffect(() => benchTableRendered(ids.length), [ids.length]);
 
   return (
