@@ -246,6 +246,7 @@ async function main(): Promise<void> {
     const heapEnd = await heapMb(page);
     const finalRows = await page.evaluate(() => window.__livedeskBench!.tableRows);
     const simulated = simulatorOutput.trim().split('\n').at(-1) ?? '';
+    const layer = record.layer;
     if (exitCode !== 0) log(`simulator exited with code ${exitCode}: ${simulated}`);
 
     const intervals = record.frames.slice(1).map((t, i) => t - record.frames[i]!);
@@ -313,7 +314,7 @@ async function main(): Promise<void> {
     const chromeVersion = browser.version();
     const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const header = `${date} UTC · ${machine()} · Chromium ${chromeVersion} headless (${FLAGS.filter((f) => f !== '--headless').join(' ')})`;
-    const traffic = `${orders.toLocaleString('en-US')} orders seeded; simulator ${rate}/s for ${duration} s in a separate process (${simulated || 'no summary'}); steady phase ${steadySeconds.toFixed(1)} s after ${warmup} s warm-up, ${results.events.toLocaleString('en-US')} events painted, ${results.frames} frames; table rows at the end: ${finalRows.toLocaleString('en-US')}`;
+    const traffic = `Data layer: ${layer}. ${orders.toLocaleString('en-US')} orders seeded; simulator ${rate}/s for ${duration} s in a separate process (${simulated || 'no summary'}); steady phase ${steadySeconds.toFixed(1)} s after ${warmup} s warm-up, ${results.events.toLocaleString('en-US')} events painted, ${results.frames} frames; table rows at the end: ${finalRows.toLocaleString('en-US')}`;
     const table = [
       '| metric | result | target | |',
       '|---|---|---|---|',
