@@ -1,5 +1,5 @@
 import { ID, Query, type Models, type RealtimeResponseEvent } from 'appwrite';
-import { useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import {
@@ -484,13 +484,15 @@ export function createInterimDesk(): DeskData {
     useOrderDetails(id) {
       const order = useStore(store, () => orders.get(id));
       const light = useStore(store, () => partial.has(id));
-      if (order && light && !fetchingDetails.has(id)) {
+      const needed = order !== undefined && light;
+      useEffect(() => {
+        if (!needed || fetchingDetails.has(id)) return;
         fetchingDetails.add(id);
         void refreshOrder(id)
           .catch(() => {})
           .finally(() => fetchingDetails.delete(id));
-      }
-      return order && light ? null : order;
+      }, [needed, id]);
+      return needed ? null : order;
     },
     useIsPending(id) {
       return useStore(store, (s) => s.pending[id] === true);
@@ -536,18 +538,20 @@ export function createInterimDesk(): DeskData {
     },
     useNotes(orderId) {
       const value = useStore(store, (s) => s.notes[orderId] ?? null);
-      if (value === null && !(orderId in store.getState().notes)) {
+      useEffect(() => {
+        if (orderId in store.getState().notes) return;
         store.setState((s) => ({ notes: { ...s.notes, [orderId]: null } }));
         void loadNotes(orderId);
-      }
+      }, [orderId]);
       return value;
     },
     useActivity(orderId) {
       const value = useStore(store, (s) => s.activity[orderId] ?? null);
-      if (value === null && !(orderId in store.getState().activity)) {
+      useEffect(() => {
+        if (orderId in store.getState().activity) return;
         store.setState((s) => ({ activity: { ...s.activity, [orderId]: null } }));
         void loadActivity(orderId);
-      }
+      }, [orderId]);
       return value;
     },
     async performOrderAction(orderId: string, action: OrderAction, actor: Actor) {

@@ -31,6 +31,7 @@ export function HeaderMetrics() {
       <Metric
         label="Revenue today"
         value={ready ? formatMoney(metrics.revenueCents, metrics.currency) : '—'}
+        wide
       />
       <Metric label="Orders today" value={ready ? formatCount(metrics.ordersToday) : '—'} />
       <Metric label="In progress" value={ready ? formatCount(metrics.inProgress) : '—'} />
@@ -57,9 +58,19 @@ export function HeaderMetrics() {
   );
 }
 
-function Metric({ label, value, optional }: { label: string; value: string; optional?: boolean }) {
+function Metric({
+  label,
+  value,
+  optional,
+  wide,
+}: {
+  label: string;
+  value: string;
+  optional?: boolean;
+  wide?: boolean;
+}) {
   return (
-    <div className={`metric${optional ? ' metric--optional' : ''}`}>
+    <div className={`metric${optional ? ' metric--optional' : ''}${wide ? ' metric--wide' : ''}`}>
       <span className="metric__label">{label}</span>
       <span className="metric__value">{value}</span>
     </div>

@@ -107,6 +107,7 @@ function OrderDetails({
 }) {
   const desk = useDesk();
   const pending = desk.useIsPending(order.id);
+  const offline = desk.useConnection().state === 'offline';
   const activity = desk.useActivity(order.id);
   const [busy, setBusy] = useState<OrderAction | null>(null);
   const [error, setError] = useState<AppError | null>(null);
@@ -144,6 +145,11 @@ function OrderDetails({
             {error.code === 'ORDER_CONFLICT' && ' The order below is up to date.'}
           </div>
         )}
+        {offline && (
+          <p className="muted" style={{ fontSize: 13 }} role="status">
+            You’re offline — actions are back when the connection is.
+          </p>
+        )}
         {confirmCancel ? (
           <div className="alert alert--error" role="alertdialog" aria-label="Confirm cancel">
             <span style={{ flex: 1 }}>Cancel this order and refund it in full?</span>
@@ -168,7 +174,7 @@ function OrderDetails({
                   action === 'cancel' ? 'danger' : PRIMARY.has(action) ? 'primary' : 'secondary'
                 }
                 busy={busy === action}
-                disabled={busy !== null || pending}
+                disabled={busy !== null || pending || offline}
                 onClick={() => void run(action)}
               >
                 {ACTION_LABEL[action]}
