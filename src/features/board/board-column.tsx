@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { List, type RowComponentProps } from 'react-window';
 import { EmptyState } from '../../components/states.tsx';
-import type { IdList, OrderListSpec } from '../desk-data/types.ts';
+import type { BoardColumn as Column, IdList } from '../desk-data/types.ts';
 import { useDesk } from '../desk-data/context.tsx';
 import { useNow } from '../header-metrics/use-now.ts';
 import { OrderCard } from './order-card.tsx';
@@ -23,16 +23,16 @@ function CardRow({ index, style, ids, now, ariaAttributes }: RowComponentProps<R
 export function BoardColumn({
   title,
   color,
-  spec,
+  column,
   empty,
 }: {
   title: string;
   color: string;
-  spec: OrderListSpec;
+  column: Column;
   empty: string;
 }) {
   const desk = useDesk();
-  const ids = desk.useOrderIds(spec);
+  const ids = desk.useBoardColumn(column);
   const now = useNow();
   const rowKey = useCallback((index: number, props: RowProps) => props.ids.at(index)!, []);
   const headingId = `col-${title.replace(/\W+/g, '-').toLowerCase()}`;

@@ -1,25 +1,12 @@
-import { useMemo } from 'react';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatCount } from '../../lib/format.ts';
 import { useDesk } from '../desk-data/context.tsx';
-import type { OrderListSpec } from '../desk-data/types.ts';
-import { startOfDay } from '../header-metrics/compute.ts';
-import { useNow } from '../header-metrics/use-now.ts';
 import { BoardColumn } from './board-column.tsx';
-
-const PAID: OrderListSpec = { statuses: ['paid'], sort: 'paidAt', dir: 'asc' };
-const PREPARING: OrderListSpec = { statuses: ['preparing'], sort: 'paidAt', dir: 'asc' };
-const READY: OrderListSpec = { statuses: ['ready'], sort: 'readyAt', dir: 'asc' };
 
 /** `/`: Paid · Preparing · Ready · Done today, live. */
 export function BoardPage() {
   const desk = useDesk();
   const load = desk.useLoadState();
-  const today = startOfDay(useNow());
-  const done = useMemo<OrderListSpec>(
-    () => ({ statuses: ['fulfilled'], fulfilledSince: today, sort: 'fulfilledAt', dir: 'desc' }),
-    [today],
-  );
   if (load.status === 'error')
     return (
       <ErrorState
@@ -41,25 +28,25 @@ export function BoardPage() {
         <BoardColumn
           title="Paid"
           color="var(--st-paid)"
-          spec={PAID}
+          column="paid"
           empty="No new orders. New ones appear here."
         />
         <BoardColumn
           title="Preparing"
           color="var(--st-preparing)"
-          spec={PREPARING}
+          column="preparing"
           empty="Nothing in preparation."
         />
         <BoardColumn
           title="Ready"
           color="var(--st-ready)"
-          spec={READY}
+          column="ready"
           empty="Nothing waiting for pick-up."
         />
         <BoardColumn
           title="Done today"
           color="var(--st-fulfilled)"
-          spec={done}
+          column="done"
           empty="Nothing handed over yet today."
         />
       </div>

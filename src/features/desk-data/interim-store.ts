@@ -20,8 +20,23 @@ import {
 import { onConnection, sdk, subscribe } from '../../lib/appwrite.ts';
 import { toAppError } from '../../lib/errors.ts';
 import { computeMetrics, startOfDay, type DeskMetrics } from '../header-metrics/compute.ts';
-import { SortedView, type OrderChangeRecord } from './sorted-view.ts';
-import type { ConnectionInfo, DeskData, LoadState, OrderListSpec, PerOrder } from './types.ts';
+import {
+  boardViewDef,
+  SortedView,
+  tableViewDef,
+  viewKey,
+  type OrderChangeRecord,
+  type ViewDef,
+} from './sorted-view.ts';
+import type {
+  BoardColumn,
+  ConnectionInfo,
+  DeskData,
+  IdList,
+  LoadState,
+  OrderViewSpec,
+  PerOrder,
+} from './types.ts';
 
 /**
  * A stand-in data layer for the desk views until the normalized store of store/ lands: orders in
@@ -91,32 +106,49 @@ export function isNewer(incoming: Order, current: Order | undefined): boolean {
 export function createInterimDesk(): DeskData {
   const orders = new Map<string, Order>();
   const views = new Map<string, { view: SortedView; refs: number }>();
-  const filterIds = new WeakMap<(order: Order) => boolean, number>();
-  let nextFilterId = 1;
-  const viewKey = (spec: OrderListSpec): string => {
-    let filterId = 0;
-    if (spec.filter) {
-      filterId = filterIds.get(spec.filter) ?? nextFilterId++;
-      filterIds.set(spec.filter, filterId);
-    }
-    return `${String(spec.sort)}|${spec.dir}|${spec.statuses?.join(',') ?? ''}|${spec.fulfilledSince ?? ''}|${filterId}`;
-  };
   const dropLater = (key: string) =>
     setTimeout(() => {
       if (views.get(key)?.refs === 0) views.delete(key);
     }, 2000);
-  /** The shared view for a spec (built on first use). */
-  const viewFor = (spec: OrderListSpec): { key: string; view: SortedView } => {
-    const key = viewKey(spec);
+  /** The shared view for a key (built on first use). */
+  const viewFor = (key: string, def: () => ViewDef): { key: string; view: SortedView } => {
     let entry = views.get(key);
     if (!entry) {
-      entry = { view: new SortedView(spec, (id) => orders.get(id)), refs: 0 };
+      entry = { view: new SortedView(def(), (id) => orders.get(id)), refs: 0 };
       entry.view.rebuild(orders.values());
       views.set(key, entry);
       dropLater(key);
     }
     return { key, view: entry.view };
   };
+
+  /** Subscribes a component to a shared view (refcounted) and returns its ids. */
+  const useView = (key: string, def: () => ViewDef): IdList => {
+    // `def` is derived from `key`: a new key is a new view.
+    const holder = useMemo(() => viewFor(key, def), [key]);
+    const subscribeView = useMemo(
+      () => (listener: () => void) => {
+        let entry = views.get(holder.key);
+        if (!entry) {
+          entry = { view: holder.view, refs: 0 };
+          holder.view.rebuild(orders.values());
+          views.set(holder.key, entry);
+        }
+        holder.view = entry.view;
+        entry.refs++;
+        const unsubscribe = store.subscribe(listener);
+        listener();
+        return () => {
+          unsubscribe();
+          entry.refs--;
+          if (entry.refs === 0) dropLater(holder.key);
+        };
+      },
+      [holder],
+    );
+    return useSyncExternalStore(subscribeView, () => holder.view.snapshot());
+  };
+
   const confirmed = new Map<string, Order>();
   const eventListeners = new Set<(receivedAt: number, serverTime: number) => void>();
   const store = createStore<State>(() => ({
@@ -500,41 +532,12 @@ export function createInterimDesk(): DeskData {
     useIsNotePending(id) {
       return useStore(store, (s) => s.pendingNotes[id] === true);
     },
-    useOrderIds(spec: OrderListSpec) {
-      const { sort, dir, filter, fulfilledSince } = spec;
-      const statusKey = spec.statuses?.join(',') ?? '';
-      const holder = useMemo(
-        () =>
-          viewFor({
-            sort,
-            dir,
-            filter,
-            fulfilledSince,
-            statuses: statusKey ? (statusKey.split(',') as Order['status'][]) : [],
-          }),
-        [sort, dir, filter, fulfilledSince, statusKey],
-      );
-      const subscribeView = useMemo(
-        () => (listener: () => void) => {
-          let entry = views.get(holder.key);
-          if (!entry) {
-            entry = { view: holder.view, refs: 0 };
-            holder.view.rebuild(orders.values());
-            views.set(holder.key, entry);
-          }
-          holder.view = entry.view;
-          entry.refs++;
-          const unsubscribe = store.subscribe(listener);
-          listener();
-          return () => {
-            unsubscribe();
-            entry.refs--;
-            if (entry.refs === 0) dropLater(holder.key);
-          };
-        },
-        [holder],
-      );
-      return useSyncExternalStore(subscribeView, () => holder.view.snapshot());
+    useOrderView(spec: OrderViewSpec) {
+      return useView(`table:${viewKey(spec)}`, () => tableViewDef(spec));
+    },
+    useBoardColumn(column: BoardColumn) {
+      const day = column === 'done' ? startOfDay(Date.now()) : 0;
+      return useView(`board:${column}:${day}`, () => boardViewDef(column, day));
     },
     useNotes(orderId) {
       const value = useStore(store, (s) => s.notes[orderId] ?? null);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../domain/order.ts';
-import { SortedView } from './sorted-view.ts';
+import { SortedView, boardViewDef, tableViewDef } from './sorted-view.ts';
 
 const make = (id: string, number: number, patch: Partial<Order> = {}): Order =>
   ({
@@ -19,7 +19,7 @@ describe('SortedView', () => {
     const put = (order: Order) => table.set(order.id, order);
     [make('a', 1), make('b', 3), make('c', 2)].forEach(put);
     const view = new SortedView(
-      { sort: 'number', dir: 'desc', statuses: ['paid', 'preparing'] },
+      tableViewDef({ sort: 'number', dir: 'desc', statuses: ['paid', 'preparing'] }),
       (id) => table.get(id),
     );
     view.rebuild(table.values());
@@ -46,8 +46,9 @@ describe('SortedView', () => {
 
   it('reports no change when changed orders stay outside the view', () => {
     const table = new Map<string, Order>([['x', make('x', 1, { status: 'fulfilled' })]]);
-    const view = new SortedView({ sort: 'number', dir: 'asc', statuses: ['paid'] }, (id) =>
-      table.get(id),
+    const view = new SortedView(
+      tableViewDef({ sort: 'number', dir: 'asc', statuses: ['paid'] }),
+      (id) => table.get(id),
     );
     view.rebuild(table.values());
     expect(view.apply([{ before: table.get('x'), after: table.get('x')! }])).toBe(false);
@@ -62,7 +63,9 @@ describe('SortedView', () => {
       make('d', 4, { assigneeName: 'ana' }),
     ])
       table.set(order.id, order);
-    const view = new SortedView({ sort: 'assigneeName', dir: 'asc' }, (id) => table.get(id));
+    const view = new SortedView(tableViewDef({ sort: 'assigneeName', dir: 'asc' }), (id) =>
+      table.get(id),
+    );
     view.rebuild(table.values());
     expect(view.ids).toEqual(['d', 'c', 'a', 'b']);
   });
@@ -73,7 +76,9 @@ describe('SortedView moves', () => {
     const table = new Map<string, Order>();
     for (const order of [make('a', 1), make('b', 2), make('c', 3), make('d', 4)])
       table.set(order.id, order);
-    const view = new SortedView({ sort: 'totalCents', dir: 'desc' }, (id) => table.get(id));
+    const view = new SortedView(tableViewDef({ sort: 'totalCents', dir: 'desc' }), (id) =>
+      table.get(id),
+    );
     view.rebuild(table.values());
     expect(view.ids).toEqual(['d', 'c', 'b', 'a']);
     const changes = [
@@ -100,7 +105,7 @@ describe('SortedView moves', () => {
       dir: 'asc' as const,
       statuses: ['paid' as const, 'ready' as const],
     };
-    const view = new SortedView(spec, (id) => table.get(id));
+    const view = new SortedView(tableViewDef(spec), (id) => table.get(id));
     view.rebuild(table.values());
     for (let round = 0; round < 50; round++) {
       const changes = [];
@@ -116,8 +121,28 @@ describe('SortedView moves', () => {
       }
       view.apply(changes);
     }
-    const expected = new SortedView(spec, (id) => table.get(id));
+    const expected = new SortedView(tableViewDef(spec), (id) => table.get(id));
     expected.rebuild(table.values());
     expect(view.ids).toEqual(expected.ids);
+  });
+});
+
+describe('board columns', () => {
+  it('orders working columns by payment, oldest first, and keeps only today in done', () => {
+    const day = 1_000_000;
+    const table = new Map<string, Order>();
+    for (const order of [
+      make('late', 1, { paidAt: 50 }),
+      make('early', 2, { paidAt: 10 }),
+      make('doneToday', 3, { status: 'fulfilled', fulfilledAt: day + 5 }),
+      make('doneYesterday', 4, { status: 'fulfilled', fulfilledAt: day - 5 }),
+    ])
+      table.set(order.id, order);
+    const paid = new SortedView(boardViewDef('paid', day), (id) => table.get(id));
+    paid.rebuild(table.values());
+    expect(paid.ids).toEqual(['early', 'late']);
+    const done = new SortedView(boardViewDef('done', day), (id) => table.get(id));
+    done.rebuild(table.values());
+    expect(done.ids).toEqual(['doneToday']);
   });
 });

@@ -1,6 +1,6 @@
 import type { Order } from '../../domain/order.ts';
 import { itemsSummary } from '../../domain/order.ts';
-import type { IdList, OrderListSpec } from './types.ts';
+import type { BoardColumn, IdList, OrderViewSpec } from './types.ts';
 
 const summaries = new WeakMap<Order, string>();
 
@@ -13,12 +13,17 @@ function summary(order: Order): string {
   return text;
 }
 
-/** A comparator for a list spec: the sort column, then newest number first as a tie-break. */
-export function comparatorFor(
-  spec: Pick<OrderListSpec, 'sort' | 'dir'>,
-): (a: Order, b: Order) => number {
-  const sign = spec.dir === 'asc' ? 1 : -1;
-  const key = spec.sort;
+/** What a maintained list holds and how it orders it. */
+export interface ViewDef {
+  sort: keyof Order | 'items';
+  dir: 'asc' | 'desc';
+  member: (order: Order) => boolean;
+}
+
+/** A comparator: the sort column (nulls last), then newest number first as a tie-break. */
+export function comparatorFor(def: Pick<ViewDef, 'sort' | 'dir'>): (a: Order, b: Order) => number {
+  const sign = def.dir === 'asc' ? 1 : -1;
+  const key = def.sort;
   return (a, b) => {
     let x: unknown;
     let y: unknown;
@@ -40,15 +45,67 @@ export function comparatorFor(
   };
 }
 
-/** A predicate for a list spec (statuses, done-since, filter). */
-export function predicateFor(spec: OrderListSpec): (order: Order) => boolean {
+const fold = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '');
+
+/** The row predicate of a table view spec (statuses, assignee, created range, text search). */
+export function viewPredicate(spec: OrderViewSpec): (order: Order) => boolean {
   const statuses = spec.statuses?.length ? new Set(spec.statuses) : null;
-  const since = spec.fulfilledSince ?? null;
-  const filter = spec.filter ?? null;
-  return (order) =>
-    (statuses === null || statuses.has(order.status)) &&
-    (since === null || (order.fulfilledAt !== null && order.fulfilledAt >= since)) &&
-    (filter === null || filter(order));
+  const assignee = spec.assignee ?? null;
+  const from = spec.createdFrom ?? -Infinity;
+  const to = spec.createdTo ?? Infinity;
+  const needle = fold(spec.text?.trim() ?? '').replace(/^#/, '');
+  const numeric = /^\d+$/.test(needle) ? needle : null;
+  return (order) => {
+    if (statuses !== null && !statuses.has(order.status)) return false;
+    if (assignee === 'none') {
+      if (order.assigneeId !== null) return false;
+    } else if (assignee !== null && order.assigneeId !== assignee) return false;
+    if (order.createdAt < from || order.createdAt >= to) return false;
+    if (needle) {
+      if (numeric !== null && String(order.number).startsWith(numeric)) return true;
+      return (
+        fold(order.customerName).includes(needle) || fold(order.customerEmail).includes(needle)
+      );
+    }
+    return true;
+  };
+}
+
+/** A string naming a table view: equal for specs that show the same rows in the same order. */
+export function viewKey(spec: OrderViewSpec): string {
+  return JSON.stringify([
+    spec.sort,
+    spec.dir,
+    [...(spec.statuses ?? [])].sort(),
+    spec.assignee ?? null,
+    spec.createdFrom ?? null,
+    spec.createdTo ?? null,
+    spec.text?.trim() ?? '',
+  ]);
+}
+
+/** The list definition of a table view. */
+export function tableViewDef(spec: OrderViewSpec): ViewDef {
+  return { sort: spec.sort, dir: spec.dir, member: viewPredicate(spec) };
+}
+
+/**
+ * The list definition of a board column: `paid`, `preparing`, `ready` hold orders in that
+ * status, oldest payment first; `done` holds orders fulfilled since `dayStart`, latest first.
+ */
+export function boardViewDef(column: BoardColumn, dayStart: number): ViewDef {
+  if (column === 'done')
+    return {
+      sort: 'fulfilledAt',
+      dir: 'desc',
+      member: (o) =>
+        o.status === 'fulfilled' && o.fulfilledAt !== null && o.fulfilledAt >= dayStart,
+    };
+  return { sort: 'paidAt', dir: 'asc', member: (o) => o.status === column };
 }
 
 /** One changed order: its previous version (absent when new) and the stored one. */
@@ -72,9 +129,9 @@ export class SortedView {
   private readonly include: (order: Order) => boolean;
   private readonly get: (id: string) => Order | undefined;
 
-  constructor(spec: OrderListSpec, get: (id: string) => Order | undefined) {
-    this.compare = comparatorFor(spec);
-    this.include = predicateFor(spec);
+  constructor(def: ViewDef, get: (id: string) => Order | undefined) {
+    this.compare = comparatorFor(def);
+    this.include = def.member;
     this.get = get;
   }
 

@@ -25,17 +25,43 @@ export interface ConnectionInfo {
   lastEventAt: number | null;
 }
 
-/** An ordered view of orders: which, and in what order. */
-export interface OrderListSpec {
+/** Columns the orders table sorts by. */
+export const ORDER_SORT_KEYS = [
+  'number',
+  'createdAt',
+  'updatedAt',
+  'status',
+  'customerName',
+  'customerEmail',
+  'items',
+  'totalCents',
+  'assigneeName',
+] as const;
+
+/** A sortable column of the orders table. */
+export type OrderSortKey = (typeof ORDER_SORT_KEYS)[number];
+
+/**
+ * Which orders a table view shows and in what order — data only, so equal specs can share one
+ * maintained index (the same shape as store/'s `OrderViewSpec`).
+ */
+export interface OrderViewSpec {
+  sort: OrderSortKey;
+  dir: 'asc' | 'desc';
   /** Only these statuses (all when empty or absent). */
   statuses?: readonly OrderStatus[];
-  /** Only orders finished (fulfilled) since this time, for "Done today". */
-  fulfilledSince?: number;
-  sort: keyof Order | 'items';
-  dir: 'asc' | 'desc';
-  /** A further row predicate (filters and search); keep it referentially stable. */
-  filter?: ((order: Order) => boolean) | null;
+  /** Only orders held by this user id; `'none'`: only unclaimed; null/absent: anyone. */
+  assignee?: string | null;
+  /** Created at or after (epoch ms). */
+  createdFrom?: number | null;
+  /** Created before (epoch ms, exclusive). */
+  createdTo?: number | null;
+  /** The order number (`1042`, `#1042`, as a prefix) or part of the customer's name or email. */
+  text?: string;
 }
+
+/** Board columns: `paid`, `preparing`, `ready` (oldest payment first) and `done` (fulfilled today). */
+export type BoardColumn = 'paid' | 'preparing' | 'ready' | 'done';
 
 /**
  * An ordered list of order ids as a view reads it. A new object whenever the list changes (the
@@ -63,8 +89,10 @@ export interface DeskData {
    * without payment details), `undefined` when it is not on the desk (then call refreshOrder).
    */
   useOrderDetails(id: string): Order | null | undefined;
-  /** Order ids of a view, in order; a new {@link IdList} only when the view changes. */
-  useOrderIds(spec: OrderListSpec): IdList;
+  /** Order ids of a table view, in order; a new {@link IdList} only when the view changes. */
+  useOrderView(spec: OrderViewSpec): IdList;
+  /** Order ids of a board column, in order. */
+  useBoardColumn(column: BoardColumn): IdList;
   useMetrics(): DeskMetrics;
   useNotes(orderId: string): PerOrder<Note>;
   useActivity(orderId: string): PerOrder<Activity>;

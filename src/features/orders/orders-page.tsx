@@ -5,19 +5,19 @@ import { paths } from '../../lib/paths.ts';
 import { navigate, useLocation } from '../../lib/router.tsx';
 import { useMember } from '../auth/use-session.ts';
 import { useDesk } from '../desk-data/context.tsx';
-import type { OrderListSpec } from '../desk-data/types.ts';
+import type { OrderViewSpec } from '../desk-data/types.ts';
 import { OrdersTable } from './orders-table.tsx';
 import {
   formatTableQuery,
   isFiltered,
-  orderFilter,
+  viewSpecFor,
   parseTableQuery,
   type TableQuery,
 } from './table-query.ts';
 import { Toolbar } from './toolbar.tsx';
 import { useMembers } from './use-members.ts';
 
-const ALL: OrderListSpec = { sort: 'createdAt', dir: 'desc' };
+const ALL: OrderViewSpec = { sort: 'createdAt', dir: 'desc' };
 
 /** `/orders`: every order of the last 30 days, sorted, filtered and searched; state in the URL. */
 export function OrdersPage() {
@@ -26,13 +26,9 @@ export function OrdersPage() {
   const { user } = useMember();
   const { pathname, search } = useLocation();
   const query = useMemo(() => parseTableQuery(search), [search]);
-  const filter = useMemo(() => orderFilter(query, user.id), [query, user.id]);
-  const spec = useMemo<OrderListSpec>(
-    () => ({ sort: query.sort, dir: query.dir, filter }),
-    [query.sort, query.dir, filter],
-  );
-  const ids = desk.useOrderIds(spec);
-  const total = desk.useOrderIds(ALL).length;
+  const spec = useMemo(() => viewSpecFor(query, user.id), [query, user.id]);
+  const ids = desk.useOrderView(spec);
+  const total = desk.useOrderView(ALL).length;
   const members = useMembers();
 
   const onQuery = useCallback(

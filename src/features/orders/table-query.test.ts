@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../domain/order.ts';
+import { viewPredicate } from '../desk-data/sorted-view.ts';
+import type { OrderViewSpec } from '../desk-data/types.ts';
 import {
   DEFAULT_QUERY,
   formatTableQuery,
-  orderFilter,
   parseTableQuery,
   toggleSort,
+  viewSpecFor,
 } from './table-query.ts';
 
 const order = (patch: Partial<Order>): Order =>
@@ -58,31 +60,60 @@ describe('table query ↔ URL', () => {
   });
 });
 
-describe('orderFilter', () => {
-  it('is null when nothing filters', () => {
-    expect(orderFilter(DEFAULT_QUERY, 'u1')).toBeNull();
+describe('viewSpecFor', () => {
+  it('is just the sort when nothing filters', () => {
+    expect(viewSpecFor(DEFAULT_QUERY, 'u1')).toEqual({ sort: 'createdAt', dir: 'desc' });
   });
 
-  it('filters by status, assignee (me / none) and date range', () => {
+  it('resolves me, local day bounds (to inclusive) and trims the search', () => {
+    const spec = viewSpecFor(
+      {
+        ...DEFAULT_QUERY,
+        statuses: ['paid'],
+        assignee: 'me',
+        from: '2026-11-22',
+        to: '2026-11-22',
+        q: ' #104 ',
+      },
+      'u1',
+    );
+    expect(spec).toEqual({
+      sort: 'createdAt',
+      dir: 'desc',
+      statuses: ['paid'],
+      assignee: 'u1',
+      createdFrom: new Date(2026, 10, 22).getTime(),
+      createdTo: new Date(2026, 10, 23).getTime(),
+      text: '#104',
+    });
+  });
+});
+
+describe('the table view predicate', () => {
+  const match = (spec: Partial<OrderViewSpec>, o: Order) =>
+    viewPredicate({ sort: 'createdAt', dir: 'desc', ...spec })(o);
+
+  it('filters by status, assignee (a user / none) and date range', () => {
     const paidMine = order({ assigneeId: 'u1' });
     const readyFree = order({ status: 'ready' });
-    const mine = orderFilter({ ...DEFAULT_QUERY, assignee: 'me' }, 'u1')!;
-    expect([paidMine, readyFree].filter(mine)).toEqual([paidMine]);
-    const none = orderFilter({ ...DEFAULT_QUERY, assignee: 'none' }, 'u1')!;
-    expect([paidMine, readyFree].filter(none)).toEqual([readyFree]);
-    const ready = orderFilter({ ...DEFAULT_QUERY, statuses: ['ready'] }, 'u1')!;
-    expect([paidMine, readyFree].filter(ready)).toEqual([readyFree]);
-    const day = orderFilter({ ...DEFAULT_QUERY, from: '2026-11-22', to: '2026-11-22' }, 'u1')!;
-    expect(day(paidMine)).toBe(true);
-    expect(day(order({ createdAt: new Date(2026, 10, 23, 0, 0, 1).getTime() }))).toBe(false);
+    expect([paidMine, readyFree].filter((o) => match({ assignee: 'u1' }, o))).toEqual([paidMine]);
+    expect([paidMine, readyFree].filter((o) => match({ assignee: 'none' }, o))).toEqual([
+      readyFree,
+    ]);
+    expect([paidMine, readyFree].filter((o) => match({ statuses: ['ready'] }, o))).toEqual([
+      readyFree,
+    ]);
+    const day = viewSpecFor({ ...DEFAULT_QUERY, from: '2026-11-22', to: '2026-11-22' }, 'u1');
+    expect(match(day, paidMine)).toBe(true);
+    expect(match(day, order({ createdAt: new Date(2026, 10, 23, 0, 0, 1).getTime() }))).toBe(false);
   });
 
-  it('searches number, customer name and email', () => {
-    const match = (q: string) => orderFilter({ ...DEFAULT_QUERY, q }, 'u1')!(order({}));
-    expect(match('#104')).toBe(true);
-    expect(match('1042')).toBe(true);
-    expect(match('NOVAK')).toBe(true);
-    expect(match('mia@')).toBe(true);
-    expect(match('zoe')).toBe(false);
+  it('searches number, customer name (accents folded) and email', () => {
+    const o = order({ customerName: 'Mia Nováková' });
+    expect(match({ text: '#104' }, o)).toBe(true);
+    expect(match({ text: '1042' }, o)).toBe(true);
+    expect(match({ text: 'NOVAK' }, o)).toBe(true);
+    expect(match({ text: 'mia@' }, o)).toBe(true);
+    expect(match({ text: 'zoe' }, o)).toBe(false);
   });
 });

@@ -1,20 +1,11 @@
-import { ORDER_STATUSES, type Order, type OrderStatus } from '../../domain/order.ts';
-
-/** Columns the orders table sorts by. */
-export const SORT_KEYS = [
-  'number',
-  'createdAt',
-  'status',
-  'customerName',
-  'customerEmail',
-  'items',
-  'totalCents',
-  'assigneeName',
-  'updatedAt',
-] as const;
+import { ORDER_STATUSES, type OrderStatus } from '../../domain/order.ts';
+import { ORDER_SORT_KEYS, type OrderSortKey, type OrderViewSpec } from '../desk-data/types.ts';
 
 /** A sortable column. */
-export type SortKey = (typeof SORT_KEYS)[number];
+export type SortKey = OrderSortKey;
+
+/** Columns the orders table sorts by. */
+export const SORT_KEYS = ORDER_SORT_KEYS;
 
 /** Sort direction. */
 export type SortDir = 'asc' | 'desc';
@@ -113,30 +104,15 @@ export function isFiltered(query: TableQuery): boolean {
 }
 
 /**
- * A row predicate for `query` (null when nothing filters), with `me` resolved to `userId`.
- * Search matches the order number (`1042` or `#1042`), the customer's name or the email.
+ * The table view a query asks for, with `me` resolved to `userId` and the date range as local
+ * day boundaries (`to` inclusive).
  */
-export function orderFilter(query: TableQuery, userId: string): ((order: Order) => boolean) | null {
-  if (!isFiltered(query)) return null;
-  const statuses = query.statuses.length ? new Set<OrderStatus>(query.statuses) : null;
-  const assignee = query.assignee === 'me' ? userId : query.assignee;
-  const from = query.from ? dayStart(query.from) : -Infinity;
-  const to = query.to ? dayStart(query.to) + 24 * 3600_000 : Infinity;
-  const needle = query.q.trim().toLowerCase().replace(/^#/, '');
-  const numeric = /^\d+$/.test(needle) ? needle : null;
-  return (order) => {
-    if (statuses && !statuses.has(order.status)) return false;
-    if (assignee === 'none') {
-      if (order.assigneeId !== null) return false;
-    } else if (assignee !== null && order.assigneeId !== assignee) return false;
-    if (order.createdAt < from || order.createdAt >= to) return false;
-    if (needle) {
-      if (numeric !== null && String(order.number).startsWith(numeric)) return true;
-      return (
-        order.customerName.toLowerCase().includes(needle) ||
-        order.customerEmail.toLowerCase().includes(needle)
-      );
-    }
-    return true;
-  };
+export function viewSpecFor(query: TableQuery, userId: string): OrderViewSpec {
+  const spec: OrderViewSpec = { sort: query.sort, dir: query.dir };
+  if (query.statuses.length) spec.statuses = query.statuses;
+  if (query.assignee) spec.assignee = query.assignee === 'me' ? userId : query.assignee;
+  if (query.from) spec.createdFrom = dayStart(query.from);
+  if (query.to) spec.createdTo = dayStart(query.to) + 24 * 3600_000;
+  if (query.q.trim()) spec.text = query.q.trim();
+  return spec;
 }
