@@ -150,6 +150,13 @@ describe.skipIf(skipReason !== null)('the desk with several people at once (brow
         .waitFor({ timeout: 5000 });
   });
 
+  it('says so when an order does not exist', async () => {
+    await ana.page.goto(`${e2e().appUrl}/orders/no-such-order`);
+    await ana.page.getByRole('dialog').getByText('Order not found').waitFor();
+    await ana.page.keyboard.press('Escape');
+    await ana.page.getByRole('dialog').waitFor({ state: 'detached' });
+  });
+
   it('shows the orders table with 30 days of orders, sorted and filtered from the URL', async () => {
     await marco.page.goto(`${e2e().appUrl}/orders`);
     const table = marco.page.getByTestId('orders-table');

@@ -1,11 +1,11 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Avatar } from '../components/avatar.tsx';
 import { Button } from '../components/button.tsx';
 import { EmptyState } from '../components/states.tsx';
 import { hasAtLeast, type DeskRole } from '../domain/roles.ts';
-import { signOut, type SessionUser } from '../features/auth/session.ts';
+import { handleAuthError, signOut, type SessionUser } from '../features/auth/session.ts';
 import { BoardPage } from '../features/board/board-page.tsx';
-import { DeskDataProvider } from '../features/desk-data/context.tsx';
+import { DeskDataProvider, useDesk } from '../features/desk-data/context.tsx';
 import { createDeskData } from '../features/desk-data/create.ts';
 import { HeaderMetrics } from '../features/header-metrics/header-metrics.tsx';
 import { OrderDrawer } from '../features/order-drawer/order-drawer.tsx';
@@ -15,6 +15,15 @@ import { TeamPage } from '../features/team/team-page.tsx';
 import { matchPath, paths } from '../lib/paths.ts';
 import { Link, useLocation } from '../lib/router.tsx';
 import { ErrorBoundary } from './error-boundary.tsx';
+
+/** Sends the person to sign in when the desk's data load finds the session gone. */
+function SessionWatch() {
+  const load = useDesk().useLoadState();
+  useEffect(() => {
+    if (load.status === 'error') handleAuthError(load.error);
+  }, [load]);
+  return null;
+}
 
 function NavLink({ to, current, children }: { to: string; current: boolean; children: string }) {
   return (
@@ -51,6 +60,7 @@ export function DeskShell({ user, role }: { user: SessionUser; role: DeskRole })
 
   return (
     <DeskDataProvider desk={desk}>
+      <SessionWatch />
       <div className="shell">
         <header className="topbar">
           <Link to={paths.board} className="topbar__brand" aria-label="Livedesk board">

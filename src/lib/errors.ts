@@ -65,7 +65,7 @@ export function toAppError(error: unknown, doing = 'do that'): AppError {
     if (code === 401 && AUTH_REQUIRED_TYPES.has(type))
       return new AppError('AUTH_REQUIRED', 'Your session has ended. Sign in again.');
     if (code === 401 || code === 403)
-      return new AppError('FORBIDDEN', `You don’t have permission to ${doing}.`);
+      return new AppError('FORBIDDEN', `You don’t have permission to ${doing}.`, { status: code });
     if (code === 404)
       return new AppError('NOT_FOUND', 'We couldn’t find that. It may have been removed.');
     if (code === 400 && typeof error.message === 'string')

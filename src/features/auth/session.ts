@@ -117,6 +117,19 @@ export function sessionExpired(): void {
   );
 }
 
+/** Sends the person to sign in when `error` says the session has ended (AUTH_REQUIRED). */
+export function handleAuthError(error: AppError): void {
+  if (sessionStore.getState().status !== 'ready') return;
+  if (error.code === 'AUTH_REQUIRED') sessionExpired();
+  // A 401 refusal may mean "not allowed" or "no longer signed in": ask the backend which.
+  else if (error.code === 'FORBIDDEN' && error.details?.status === 401)
+    void sdk()
+      .account.get()
+      .catch((caught: unknown) => {
+        if (toAppError(caught).code === 'AUTH_REQUIRED') sessionExpired();
+      });
+}
+
 /** Accepts a team invitation from the link the backend sent (`/join?membershipId=…`). */
 export async function acceptInvitation(params: URLSearchParams): Promise<void> {
   const teamId = params.get('teamId') ?? DESK_TEAM_ID;

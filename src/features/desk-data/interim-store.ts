@@ -34,6 +34,7 @@ import type {
   DeskData,
   IdList,
   LoadState,
+  OrderDetails,
   OrderViewSpec,
   PerOrder,
 } from './types.ts';
@@ -91,6 +92,8 @@ interface State {
   notes: Record<string, PerOrder<Note>>;
   activity: Record<string, PerOrder<Activity>>;
   pendingNotes: Record<string, true>;
+  /** Why the whole order could not be fetched for the drawer. */
+  detailErrors: Record<string, AppError>;
 }
 
 const docsChannel = (collection: string) =>
@@ -160,6 +163,7 @@ export function createInterimDesk(): DeskData {
     notes: {},
     activity: {},
     pendingNotes: {},
+    detailErrors: {},
   }));
 
   const queue: { event: RealtimeResponseEvent<Record<string, unknown>>; receivedAt: number }[] = [];
@@ -516,15 +520,34 @@ export function createInterimDesk(): DeskData {
     useOrderDetails(id) {
       const order = useStore(store, () => orders.get(id));
       const light = useStore(store, () => partial.has(id));
-      const needed = order !== undefined && light;
+      const loaded = useStore(store, (s) => s.load.status === 'ready');
+      const failure = useStore(store, (s) => s.detailErrors[id] ?? null);
+      const needed = loaded && (order === undefined || light) && failure === null;
       useEffect(() => {
         if (!needed || fetchingDetails.has(id)) return;
         fetchingDetails.add(id);
-        void refreshOrder(id)
-          .catch(() => {})
+        refreshOrder(id)
+          .catch((error: unknown) =>
+            store.setState((s) => ({
+              detailErrors: { ...s.detailErrors, [id]: toAppError(error, 'view this order') },
+            })),
+          )
           .finally(() => fetchingDetails.delete(id));
       }, [needed, id]);
-      return needed ? null : order;
+      return useMemo((): OrderDetails => {
+        if (failure?.code === 'NOT_FOUND') return { status: 'missing' };
+        if (failure)
+          return {
+            status: 'error',
+            error: failure,
+            retry: () => {
+              const { [id]: _cleared, ...rest } = store.getState().detailErrors;
+              store.setState({ detailErrors: rest });
+            },
+          };
+        if (order === undefined || light) return { status: 'loading' };
+        return { status: 'ready', order };
+      }, [failure, order, light, id]);
     },
     useIsPending(id) {
       return useStore(store, (s) => s.pending[id] === true);

@@ -74,6 +74,13 @@ export interface IdList {
   indexOf(id: string): number;
 }
 
+/** The drawer's order. */
+export type OrderDetails =
+  | { status: 'ready'; order: Order }
+  | { status: 'loading' }
+  | { status: 'missing' }
+  | { status: 'error'; error: AppError; retry: () => void };
+
 /** Notes or activity of one order: null while loading. */
 export type PerOrder<T> = { items: T[]; error: AppError | null } | null;
 
@@ -85,10 +92,10 @@ export interface DeskData {
   useConnection(): ConnectionInfo;
   useOrder(id: string): Order | undefined;
   /**
-   * The whole order for the drawer: `null` while it loads (list views may hold a lighter copy
-   * without payment details), `undefined` when it is not on the desk (then call refreshOrder).
+   * The whole order for the drawer (list views may hold a lighter copy without payment
+   * details): fetched when needed, `missing` when the backend has no such order.
    */
-  useOrderDetails(id: string): Order | null | undefined;
+  useOrderDetails(id: string): OrderDetails;
   /** Order ids of a table view, in order; a new {@link IdList} only when the view changes. */
   useOrderView(spec: OrderViewSpec): IdList;
   /** Order ids of a board column, in order. */

@@ -6,6 +6,7 @@ import type { Note } from '../../domain/entities.ts';
 import { LIMITS, validateNoteBody } from '../../domain/validation.ts';
 import { toAppError } from '../../lib/errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import { handleAuthError } from '../auth/session.ts';
 import { useDesk } from '../desk-data/context.tsx';
 
 function NoteItem({ note }: { note: Note }) {
@@ -47,8 +48,10 @@ export function Notes({
     try {
       await desk.addNote(orderId, text, author);
     } catch (caught) {
+      const appError = toAppError(caught, 'add notes');
+      handleAuthError(appError);
       setBody(text);
-      setError(toAppError(caught, 'add notes').message);
+      setError(appError.message);
     }
   };
 

@@ -11,6 +11,7 @@ import { formatOrderNumber, type Order } from '../../domain/order.ts';
 import { toAppError } from '../../lib/errors.ts';
 import { firstName, formatClock, formatDateTime } from '../../lib/format.ts';
 import { navigate, useLocation } from '../../lib/router.tsx';
+import { handleAuthError } from '../auth/session.ts';
 import { useMember } from '../auth/use-session.ts';
 import { useDesk } from '../desk-data/context.tsx';
 import { ACTION_LABEL, describeActivity } from './labels.ts';
@@ -31,12 +32,11 @@ const PRIMARY: ReadonlySet<OrderAction> = new Set(['start', 'ready', 'fulfil', '
 /** `/orders/:id`: the drawer over the board or table. */
 export function OrderDrawer({ orderId }: { orderId: string }) {
   const desk = useDesk();
-  const order = desk.useOrderDetails(orderId);
-  const load = desk.useLoadState();
+  const details = desk.useOrderDetails(orderId);
+  const order = details.status === 'ready' ? details.order : null;
   const { user, role } = useMember();
   const { search } = useLocation();
   const viewers = useOrderPresence(orderId, user);
-  const [missing, setMissing] = useState<AppError | null>(null);
 
   const close = useCallback(() => {
     const params = new URLSearchParams(search);
@@ -47,9 +47,8 @@ export function OrderDrawer({ orderId }: { orderId: string }) {
   }, [search]);
 
   useEffect(() => {
-    if (order !== undefined || load.status !== 'ready') return;
-    desk.refreshOrder(orderId).catch((error: unknown) => setMissing(toAppError(error)));
-  }, [order, load.status, desk, orderId]);
+    if (details.status === 'error') handleAuthError(details.error);
+  }, [details]);
 
   const title = order ? (
     <>
@@ -63,14 +62,16 @@ export function OrderDrawer({ orderId }: { orderId: string }) {
     <Drawer title={title} onClose={close} actions={<PresenceList viewers={viewers} />}>
       {order ? (
         <OrderDetails order={order} actor={{ id: user.id, name: user.name, role }} />
-      ) : missing ? (
+      ) : details.status === 'missing' ? (
         <ErrorState
-          title={missing.code === 'NOT_FOUND' ? 'Order not found' : 'This order didn’t load'}
-          message={
-            missing.code === 'NOT_FOUND'
-              ? 'It may be older than 30 days, or the link is wrong.'
-              : missing.message
-          }
+          title="Order not found"
+          message="It may be older than 30 days, or the link is wrong."
+        />
+      ) : details.status === 'error' ? (
+        <ErrorState
+          title="This order didn’t load"
+          message={details.error.message}
+          onRetry={details.retry}
         />
       ) : (
         <LoadingState label="Loading the order…" />
@@ -126,7 +127,9 @@ function OrderDetails({
     try {
       await desk.performOrderAction(order.id, action, actor);
     } catch (caught) {
-      setError(toAppError(caught, ACTION_LABEL[action].toLowerCase()));
+      const appError = toAppError(caught, ACTION_LABEL[action].toLowerCase());
+      handleAuthError(appError);
+      setError(appError);
     } finally {
       setBusy(null);
     }

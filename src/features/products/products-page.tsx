@@ -10,6 +10,7 @@ import { formatMoney } from '../../domain/money.ts';
 import { LIMITS, validateName, validatePriceCents } from '../../domain/validation.ts';
 import { sdk } from '../../lib/appwrite.ts';
 import { toAppError } from '../../lib/errors.ts';
+import { handleAuthError } from '../auth/session.ts';
 import { centsToInput, parsePriceInput } from './price.ts';
 
 interface Draft {
@@ -96,7 +97,9 @@ export function ProductsPage() {
       await load();
       return true;
     } catch (error) {
-      setActionError(toAppError(error, 'edit the catalog').message);
+      const appError = toAppError(error, 'edit the catalog');
+      handleAuthError(appError);
+      setActionError(appError.message);
       return false;
     } finally {
       setBusy(null);
@@ -115,7 +118,9 @@ export function ProductsPage() {
       });
       await load();
     } catch (error) {
-      setActionError(toAppError(error, 'edit the catalog').message);
+      const appError = toAppError(error, 'edit the catalog');
+      handleAuthError(appError);
+      setActionError(appError.message);
     } finally {
       setBusy(null);
     }

@@ -10,6 +10,7 @@ import { DESK_ROLES, highestDeskRole, type DeskRole } from '../../domain/roles.t
 import { validateEmail, validateName } from '../../domain/validation.ts';
 import { sdk } from '../../lib/appwrite.ts';
 import { toAppError } from '../../lib/errors.ts';
+import { handleAuthError } from '../auth/session.ts';
 import { useMember } from '../auth/use-session.ts';
 
 type Membership = Models.Membership;
@@ -51,7 +52,9 @@ export function TeamPage() {
       await work();
       await load();
     } catch (error) {
-      setActionError(toAppError(error, doing).message);
+      const appError = toAppError(error, doing);
+      handleAuthError(appError);
+      setActionError(appError.message);
     } finally {
       setBusy(null);
     }
