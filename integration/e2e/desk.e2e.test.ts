@@ -195,6 +195,10 @@ describe.skipIf(skipReason !== null)('the desk with several people at once (brow
       .and(ana.page.locator('[data-state="reconnecting"]'))
       .waitFor({ timeout: 10_000 });
     expect(await connection.innerText()).toMatch(/Reconnecting/);
+    await ana.page.screenshot({
+      path: `${e2e().artifacts}/header-reconnecting.png`,
+      clip: { x: 0, y: 0, width: 1440, height: 56 },
+    });
     expect((await restart).status).toBe(204);
     // Written while Ana's socket is still down: only a resync can bring these.
     const written = [

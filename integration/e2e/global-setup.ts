@@ -18,7 +18,7 @@ export interface E2eContext {
   /** The app, built for production and served by `vite preview`. */
   appUrl: string;
   backend: BackendConnection;
-  /** POST here to restart the backend (same address and data). */
+  /** `POST /restart` restarts the backend (same address and data); `GET /log` is its output. */
   controlUrl: string;
   chromium: string;
   accounts: { id: string; name: string; email: string; role: string }[];
@@ -152,6 +152,10 @@ export async function setup(project: TestProject): Promise<void> {
   log(`app ${appUrl} (production build) ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   control = createServer((request, response) => {
+    if (request.method === 'GET' && request.url === '/log') {
+      response.writeHead(200, { 'content-type': 'text/plain' }).end(backend!.log);
+      return;
+    }
     if (request.method !== 'POST' || request.url !== '/restart') {
       response.writeHead(404).end();
       return;
