@@ -48,9 +48,11 @@ export class EventBus {
  */
 export function generateEvents(pattern: string, params: Record<string, string>): string[] {
   const parts = pattern.split('.');
-  const action = parts.length % 2 === 1 ? parts.pop()! : null;
+  let end = 0;
+  while (end + 1 < parts.length && /^\[.+\]$/.test(parts[end + 1]!)) end += 2;
+  const action = end < parts.length ? parts.slice(end).join('.') : null;
   const levels: { type: string; id: string }[] = [];
-  for (let i = 0; i < parts.length; i += 2) {
+  for (let i = 0; i < end; i += 2) {
     const type = parts[i]!;
     const placeholder = parts[i + 1]!;
     const key = placeholder.replace(/^\[|\]$/g, '');
