@@ -1,0 +1,59 @@
+import type { OrderAction } from '../../src/domain/order-machine.ts';
+import type { Order } from '../../src/domain/order.ts';
+import type { DeskState, OrderActionError } from '../state.ts';
+import {
+  DEFAULT_ORDER_VIEW,
+  orderViewKey,
+  type BoardColumn,
+  type OrderViewSpec,
+} from '../tables/order-views.ts';
+import type { SortedIndex } from '../tables/sorted-index.ts';
+
+const DEFAULT_VIEW_KEY = orderViewKey(DEFAULT_ORDER_VIEW);
+
+/** One order as the desk shows it; the same reference until that order changes. */
+export function selectOrder(state: DeskState, id: string): Order | undefined {
+  return state.orders.get(id);
+}
+
+/** Number of orders held. */
+export function selectOrderCount(state: DeskState): number {
+  return state.orders.size;
+}
+
+/** Whether an action of ours on this order is in flight (its record is optimistic). */
+export function selectIsPending(state: DeskState, id: string): boolean {
+  return state.pendingActions[id] !== undefined;
+}
+
+/** The action of ours in flight on this order, or null. */
+export function selectPendingAction(state: DeskState, id: string): OrderAction | null {
+  return state.pendingActions[id] ?? null;
+}
+
+/** The last refused or failed action on this order, or null. */
+export function selectOrderError(state: DeskState, id: string): OrderActionError | null {
+  return state.orderErrors[id] ?? null;
+}
+
+/**
+ * A board column's ids in display order (`size`, `at(i)`); a new value only when the column's
+ * membership or order changes, not when a card's other fields do.
+ */
+export function selectBoardColumn(state: DeskState, column: BoardColumn): SortedIndex {
+  return state.board.columns[column];
+}
+
+/** The ids of a maintained table view (see `acquireOrderView`), or undefined if not maintained. */
+export function selectOrderView(
+  state: DeskState,
+  keyOrSpec: string | OrderViewSpec,
+): SortedIndex | undefined {
+  const key = typeof keyOrSpec === 'string' ? keyOrSpec : orderViewKey(keyOrSpec);
+  return state.orderViews[key]?.index;
+}
+
+/** All orders, newest first (always maintained). */
+export function selectDefaultOrderView(state: DeskState): SortedIndex {
+  return state.orderViews[DEFAULT_VIEW_KEY]!.index;
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { runConvergence } from './testing/convergence.ts';
+
+/** Seeds per run (CI: at least 1,000). `LIVEDESK_PROPERTY_SEEDS` raises or lowers it. */
+const SEEDS = Number(process.env.LIVEDESK_PROPERTY_SEEDS ?? 1000);
+const CHUNK = 100;
+
+describe('convergence: after the final resync the store equals the server', () => {
+  for (let first = 1; first <= SEEDS; first += CHUNK) {
+    const last = Math.min(SEEDS, first + CHUNK - 1);
+    it(`seeds ${first}–${last}`, { timeout: 120_000 }, async () => {
+      let disconnects = 0;
+      let writes = 0;
+      for (let seed = first; seed <= last; seed++) {
+        const report = await runConvergence(seed);
+        expect(report.problems, `seed ${seed}`).toEqual([]);
+        disconnects += report.disconnects;
+        writes += report.writes;
+      }
+      expect(disconnects).toBeGreaterThan(CHUNK / 2);
+      expect(writes).toBeGreaterThan(CHUNK * 20);
+    });
+  }
+});

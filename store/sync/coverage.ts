@@ -1,0 +1,61 @@
+/**
+ * What the store may have missed in one collection, and from when a delta read must start to
+ * recover it.
+ *
+ * A change can be missed only while the subscription is not active, and only if it happened
+ * after we last read that document. The watermark (the latest `$updatedAt` we have seen) is
+ * never later than the moment it was observed, so:
+ * - when the subscription drops, every later change has `$updatedAt` ≥ the watermark then;
+ * - when we read a page while it is not active, every later change has `$updatedAt` ≥ the
+ *   watermark just after that page.
+ *
+ * `riskFrom` is the minimum of those, and a delta read from `riskFrom − margin` (the margin
+ * covers writes that become visible later than their timestamp) recovers everything missed.
+ */
+export class Coverage {
+  #watermark: number | null = null;
+  #riskFrom: number | null = null;
+  #read = false;
+
+  /** The latest `$updatedAt` seen (epoch ms), or null. */
+  get watermark(): number | null {
+    return this.#watermark;
+  }
+
+  /** From when changes may have been missed, or null when nothing can have been. */
+  get riskFrom(): number | null {
+    return this.#riskFrom;
+  }
+
+  /** Records that a document with this `$updatedAt` was seen (snapshot, delta or event). */
+  observe(updatedAt: number): void {
+    if (this.#watermark === null || updatedAt > this.#watermark) this.#watermark = updatedAt;
+  }
+
+  #atRisk(from: number): void {
+    if (this.#riskFrom === null || from < this.#riskFrom) this.#riskFrom = from;
+  }
+
+  /** A page was read (after its documents were observed); `active`: the subscription was throughout. */
+  pageRead(active: boolean): void {
+    this.#read = true;
+    if (!active) this.#atRisk(this.#watermark ?? 0);
+  }
+
+  /** The subscription dropped. Before any read nothing can be missed: the first read covers it. */
+  closed(): void {
+    if (this.#read) this.#atRisk(this.#watermark ?? 0);
+  }
+
+  /** Starts a recovery: returns where the delta read starts and clears the risk (null: none). */
+  take(): number | null {
+    const from = this.#riskFrom;
+    this.#riskFrom = null;
+    return from;
+  }
+
+  /** A recovery from `from` failed: the risk stands again. */
+  restore(from: number): void {
+    this.#atRisk(from);
+  }
+}

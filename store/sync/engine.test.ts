@@ -1,0 +1,302 @@
+import { describe, expect, it } from 'vitest';
+import {
+  orderFromDocument,
+  orderToDocumentData,
+  type OrderDocument,
+} from '../../src/domain/order.ts';
+import { createHarness, settle, type Harness } from './testing/harness.ts';
+import { makeOrder, orderDocument } from './testing/orders.ts';
+
+const DAY = 24 * 3600_000;
+
+function seedOrders(h: Harness, count: number, ageMs = 3600_000) {
+  const docs = Array.from({ length: count }, (_, i) =>
+    orderDocument(
+      makeOrder(h.rng, {
+        id: `o${i}`,
+        number: i + 1,
+        createdAt: h.clock.now - ageMs - i,
+        status: 'paid',
+      }),
+    ),
+  );
+  h.server.seed('orders', docs);
+}
+
+function update(h: Harness, id: string, fields: Record<string, unknown>) {
+  const current = h.server.get('orders', id) as unknown as OrderDocument;
+  h.server.write('orders', 'update', id, {
+    ...orderToDocumentData(fields),
+    rev: current.rev + 1,
+  });
+}
+
+function serverOrders(h: Harness) {
+  return h.server
+    .documents('orders')
+    .map((doc) => orderFromDocument(doc as unknown as OrderDocument))
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+function storeOrders(h: Harness) {
+  return h.store
+    .getState()
+    .orders.toArray()
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+async function startLive(h: Harness) {
+  h.store.getState().startSync();
+  await settle();
+  h.server.connect();
+  await h.drain();
+}
+
+describe('SyncEngine', () => {
+  it('subscribes first, buffers events during the snapshot, replays them, goes live', async () => {
+    const h = createHarness();
+    seedOrders(h, 12);
+    h.store.getState().startSync();
+    await settle();
+    expect(h.server.subscribed).toBe(true);
+    expect(h.server.readCount).toBe(0);
+    h.server.connect();
+    await settle();
+    expect(h.server.reads).toHaveLength(1);
+    expect(h.store.getState().connection.status).toBe('connecting');
+    // A change arrives while the first page is being read: buffered, not applied.
+    update(h, 'o3', { status: 'preparing' });
+    h.server.commitDue();
+    h.server.deliver();
+    h.scheduler.runFrame();
+    expect(h.store.getState().orders.size).toBe(0);
+    await h.drain();
+    const state = h.store.getState();
+    expect(state.load.status).toBe('ready');
+    expect(state.connection.status).toBe('live');
+    expect(state.orders.get('o3')!.status).toBe('preparing');
+    expect(storeOrders(h)).toEqual(serverOrders(h));
+    expect(state.board.columns.preparing.toArray()).toEqual(['o3']);
+  });
+
+  it('applies live events once per frame in one set', async () => {
+    const h = createHarness();
+    seedOrders(h, 5);
+    await startLive(h);
+    let notifications = 0;
+    const stop = h.store.subscribe(() => notifications++);
+    for (const id of ['o1', 'o2', 'o3']) update(h, id, { status: 'preparing' });
+    h.server.commitDue();
+    h.server.deliver();
+    expect(h.store.getState().orders.get('o1')!.status).toBe('paid');
+    expect(h.scheduler.pending).toBe(1);
+    h.scheduler.runFrame();
+    expect(notifications).toBe(1);
+    expect(h.store.getState().board.columns.preparing.size).toBe(3);
+    expect(h.store.getState().connection.lastEventAt).toBe(h.clock.now);
+    stop();
+  });
+
+  it('reconnecting (with the retry delay) → resyncing → live, recovering what the gap lost', async () => {
+    const h = createHarness();
+    seedOrders(h, 8);
+    await startLive(h);
+    await h.advance(1000);
+    h.server.disconnect();
+    const reconnecting = h.store.getState().connection;
+    expect(reconnecting.status).toBe('reconnecting');
+    expect(reconnecting.nextRetryAt).toBe(h.clock.now + 1000);
+    await h.advance(200);
+    update(h, 'o2', { status: 'preparing' });
+    h.server.write(
+      'orders',
+      'create',
+      'new1',
+      orderToDocumentData(makeOrder(h.rng, { number: 99, createdAt: h.clock.now, status: 'paid' })),
+    );
+    h.server.commitDue();
+    expect(h.server.inFlight).toHaveLength(0);
+    await h.advance(800);
+    h.server.connect();
+    await settle();
+    expect(h.store.getState().connection.status).toBe('resyncing');
+    await h.drain();
+    expect(h.store.getState().connection.status).toBe('live');
+    expect(storeOrders(h)).toEqual(serverOrders(h));
+  });
+
+  it('retries a failed resync after a delay', async () => {
+    const h = createHarness();
+    seedOrders(h, 3);
+    await startLive(h);
+    h.server.disconnect();
+    update(h, 'o1', { status: 'ready' });
+    h.server.commitDue();
+    h.server.connect();
+    await settle();
+    expect(h.server.fail()).toBe(true);
+    await settle();
+    expect(h.store.getState().connection.status).toBe('resyncing');
+    expect(h.server.reads).toHaveLength(0);
+    await h.advance(1000);
+    await h.drain();
+    expect(h.store.getState().connection.status).toBe('live');
+    expect(h.store.getState().orders.get('o1')!.status).toBe('ready');
+  });
+
+  it('loads anyway when the subscription is slow, then resyncs once it is active', async () => {
+    const h = createHarness();
+    seedOrders(h, 4);
+    h.store.getState().startSync();
+    await settle();
+    await h.advance(2000);
+    await h.drain();
+    expect(h.store.getState().load.status).toBe('ready');
+    expect(h.store.getState().connection.status).toBe('connecting');
+    update(h, 'o0', { status: 'preparing' });
+    h.server.commitDue();
+    h.server.connect();
+    await h.drain();
+    expect(h.store.getState().connection.status).toBe('live');
+    expect(h.store.getState().orders.get('o0')!.status).toBe('preparing');
+  });
+
+  it('loads recent orders and open older ones, not closed older ones', async () => {
+    const h = createHarness();
+    const mk = (id: string, ageDays: number, status: 'paid' | 'fulfilled') =>
+      orderDocument(
+        makeOrder(h.rng, { id, number: 1, createdAt: h.clock.now - ageDays * DAY, status }),
+      );
+    h.server.seed('orders', [
+      mk('recent', 3, 'fulfilled'),
+      mk('old-open', 40, 'paid'),
+      mk('old-closed', 40, 'fulfilled'),
+    ]);
+    await startLive(h);
+    expect(
+      storeOrders(h)
+        .map((o) => o.id)
+        .sort(),
+    ).toEqual(['old-open', 'recent']);
+  });
+
+  it('retries a failed initial load', async () => {
+    const h = createHarness();
+    seedOrders(h, 2);
+    h.store.getState().startSync();
+    await settle();
+    h.server.connect();
+    await settle();
+    h.server.fail();
+    await settle();
+    expect(h.store.getState().load.status).toBe('error');
+    await h.advance(1000);
+    await h.drain();
+    expect(h.store.getState().load.status).toBe('ready');
+    expect(h.store.getState().orders.size).toBe(2);
+  });
+
+  it("loads an order's notes and activity on demand and keeps them live", async () => {
+    const h = createHarness();
+    seedOrders(h, 2);
+    const note = (id: string, orderId: string, body: string) => ({
+      orderId,
+      authorId: 'u1',
+      authorName: 'Ana',
+      body,
+      deleted: false,
+      $id: id,
+      $createdAt: new Date(h.clock.now).toISOString(),
+      $updatedAt: new Date(h.clock.now).toISOString(),
+    });
+    h.server.seed('notes', [note('n1', 'o0', 'first'), note('n2', 'o1', 'other order')]);
+    await startLive(h);
+    const release = h.store.getState().loadOrderDetail('o0');
+    expect(h.store.getState().details.o0!.status).toBe('loading');
+    await h.drain();
+    expect(h.store.getState().details.o0!.status).toBe('ready');
+    expect(h.store.getState().notesByOrder.o0!.map((n) => n.body)).toEqual(['first']);
+    expect(h.store.getState().notesByOrder.o1).toBeUndefined();
+    await h.advance(10);
+    h.server.write('notes', 'create', 'n3', {
+      orderId: 'o0',
+      authorId: 'u2',
+      authorName: 'Ben',
+      body: 'second',
+      deleted: false,
+    });
+    h.server.write('notes', 'create', 'n4', {
+      orderId: 'o1',
+      authorId: 'u2',
+      authorName: 'Ben',
+      body: 'ignored',
+      deleted: false,
+    });
+    await h.advance(0);
+    await h.drain();
+    expect(h.store.getState().notesByOrder.o0!.map((n) => n.body)).toEqual(['first', 'second']);
+    expect(h.store.getState().notes.get('n4')).toBeUndefined();
+    release();
+    expect(h.store.getState().details.o0).toBeUndefined();
+    expect(h.store.getState().notes.size).toBe(0);
+  });
+
+  it('refreshes one order', async () => {
+    const h = createHarness();
+    seedOrders(h, 2);
+    await startLive(h);
+    h.server.disconnect();
+    update(h, 'o1', { status: 'ready' });
+    h.server.commitDue();
+    const refreshed = h.store.getState().refreshOrder('o1');
+    await h.drain();
+    await refreshed;
+    expect(h.store.getState().orders.get('o1')!.status).toBe('ready');
+  });
+
+  it('stops: closes the subscription and ignores what comes after', async () => {
+    const h = createHarness();
+    seedOrders(h, 2);
+    h.store.getState().startSync()();
+    await settle();
+    expect(h.server.subscribed).toBe(false);
+  });
+
+  it('starts again after a stop (React StrictMode mounts twice) with one subscription', async () => {
+    const h = createHarness();
+    seedOrders(h, 3);
+    const stopFirst = h.store.getState().startSync();
+    stopFirst();
+    h.store.getState().startSync();
+    await settle();
+    h.server.connect();
+    await h.drain();
+    expect(h.server.subscribed).toBe(true);
+    expect(h.store.getState().connection.status).toBe('live');
+    expect(h.store.getState().orders.size).toBe(3);
+    update(h, 'o1', { status: 'ready' });
+    h.server.commitDue();
+    await h.drain();
+    expect(h.store.getState().orders.get('o1')!.status).toBe('ready');
+  });
+
+  it('shows offline while the browser is', async () => {
+    let listener: ((online: boolean) => void) | null = null;
+    const h = createHarness({
+      sync: {
+        network: {
+          online: () => true,
+          subscribe: (l) => {
+            listener = l;
+            return () => (listener = null);
+          },
+        },
+      },
+    });
+    await startLive(h);
+    listener!(false);
+    expect(h.store.getState().connection.status).toBe('offline');
+    listener!(true);
+    expect(h.store.getState().connection.status).toBe('live');
+  });
+});

@@ -1,0 +1,514 @@
+import { Query } from 'appwrite';
+import { OPEN_STATUSES } from '../../src/domain/order.ts';
+import type { DocumentMeta, Order } from '../../src/domain/order.ts';
+import type { ExportJob, Product } from '../../src/domain/entities.ts';
+import { toAppError } from '../../src/lib/errors.ts';
+import type { DeskState, ErrorInfo } from '../state.ts';
+import type { RemoteChange, SyncedCollection } from '../tables/changes.ts';
+import { Coverage } from './coverage.ts';
+import {
+  changeFromDocument,
+  changeFromEvent,
+  documentsChannel,
+  recordFromDocument,
+} from './documents.ts';
+import { cursorPages, deltaPages, isoTime, PAGE_SIZE } from './pager.ts';
+import {
+  browserNetwork,
+  defaultFrameScheduler,
+  systemTimers,
+  type FrameScheduler,
+  type NetworkPort,
+  type RealtimeEvent,
+  type RealtimePort,
+  type RealtimeSubscription,
+  type SnapshotPort,
+  type Timers,
+} from './ports.ts';
+
+/** Collections loaded whole (in scope) and kept complete by delta reads. */
+const FULL_SYNC = ['orders', 'products', 'exports'] as const;
+type FullSync = (typeof FULL_SYNC)[number];
+
+/** Collections loaded per order, on demand. */
+const DETAIL_SYNC = ['notes', 'activity', 'attachments'] as const;
+
+const DAY = 24 * 3600_000;
+
+/** Ports and settings of the sync engine. */
+export interface SyncOptions {
+  realtime: RealtimePort;
+  snapshot: SnapshotPort;
+  /** Flush scheduler (default: animation frames, or 16 ms outside a browser). */
+  scheduler?: FrameScheduler;
+  timers?: Timers;
+  network?: NetworkPort;
+  /** Delta reads start this long before the watermark (writes visible later than stamped). */
+  resyncMarginMs?: number;
+  /** Orders created this many days back are loaded, plus every open one. */
+  historyDays?: number;
+  /** At most this many recent orders are loaded. */
+  maxOrders?: number;
+  pageSize?: number;
+  /** How long the first load waits for the subscription before reading anyway. */
+  activationWaitMs?: number;
+  /** How often metrics are republished (their per-minute series moves with time). */
+  tickMs?: number;
+  /** Delay before retrying a failed read, by attempt (the last value repeats). */
+  retryDelaysMs?: readonly number[];
+}
+
+/** The statuses loaded whatever their age. */
+const ALWAYS_LOADED = [...OPEN_STATUSES, 'pending_payment'] as const;
+
+function errorInfo(error: unknown): ErrorInfo {
+  const appError = toAppError(error);
+  return { code: appError.code, message: appError.message };
+}
+
+/**
+ * Keeps the store in sync with the backend: subscribe first and buffer; load the snapshot with
+ * cursor pagination; replay the buffer; go live. On every reconnect: `reconnecting` (with the
+ * SDK's retry delay), then `resyncing` (a delta read by `$updatedAt` from where changes may
+ * have been missed, see {@link Coverage}), then `live`. Realtime events are queued and applied
+ * once per frame in one `set`; applying is idempotent, so duplicates, reordering and overlap
+ * between events and reads are harmless.
+ */
+export class SyncEngine {
+  readonly #store: { getState(): DeskState };
+  readonly #realtime: RealtimePort;
+  readonly #snapshot: SnapshotPort;
+  readonly #scheduler: FrameScheduler;
+  readonly #timers: Timers;
+  readonly #network: NetworkPort;
+  readonly #now: () => number;
+  readonly #margin: number;
+  readonly #historyDays: number;
+  readonly #maxOrders: number;
+  readonly #pageSize: number;
+  readonly #activationWaitMs: number;
+  readonly #tickMs: number;
+  readonly #retryDelays: readonly number[];
+
+  #queue: RemoteChange[] = [];
+  #eventsAt: number | null = null;
+  #cancelFlush: (() => void) | null = null;
+  #buffering = true;
+  #running = false;
+  #active = false;
+  #closes = 0;
+  #initialDone = false;
+  /** Increases with every start and stop; async work of an older epoch stops at its next step. */
+  #epoch = 0;
+  #resyncing = false;
+  #resyncWanted = false;
+  #detailRisk = false;
+  #failures = 0;
+  #coverage: Record<FullSync, Coverage> = {
+    orders: new Coverage(),
+    products: new Coverage(),
+    exports: new Coverage(),
+  };
+  #activation: { resolve: () => void; promise: Promise<void> } | null = null;
+  #subscription: RealtimeSubscription | null = null;
+  #cleanups: (() => void)[] = [];
+  #timerHandles = new Set<unknown>();
+
+  constructor(store: { getState(): DeskState }, options: SyncOptions, now: () => number) {
+    this.#store = store;
+    this.#realtime = options.realtime;
+    this.#snapshot = options.snapshot;
+    this.#scheduler = options.scheduler ?? defaultFrameScheduler();
+    this.#timers = options.timers ?? systemTimers;
+    this.#network = options.network ?? browserNetwork();
+    this.#now = now;
+    this.#margin = options.resyncMarginMs ?? 5_000;
+    this.#historyDays = options.historyDays ?? 30;
+    this.#maxOrders = options.maxOrders ?? 100_000;
+    this.#pageSize = options.pageSize ?? PAGE_SIZE;
+    this.#activationWaitMs = options.activationWaitMs ?? 2_000;
+    this.#tickMs = options.tickMs ?? 5_000;
+    this.#retryDelays = options.retryDelaysMs ?? [1_000, 2_000, 5_000, 10_000];
+  }
+
+  get #state(): DeskState {
+    return this.#store.getState();
+  }
+
+  /** Whether the engine is running (between {@link start} and its cleanup). */
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** Starts syncing (again after a stop: a fresh load); returns the cleanup (idempotent). */
+  start(): () => void {
+    if (this.#running) return () => this.stop();
+    this.#running = true;
+    const epoch = ++this.#epoch;
+    this.#buffering = true;
+    this.#initialDone = false;
+    this.#active = false;
+    this.#resyncing = false;
+    this.#resyncWanted = false;
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    this.#activation = { resolve, promise };
+    if (!this.#network.online()) this.#state.connectionEvent({ type: 'offline', at: this.#now() });
+    this.#cleanups.push(
+      this.#network.subscribe((online) =>
+        this.#state.connectionEvent({ type: online ? 'online' : 'offline', at: this.#now() }),
+      ),
+    );
+    const channels = [...FULL_SYNC, ...DETAIL_SYNC].map(documentsChannel);
+    this.#realtime
+      .subscribe(channels, (event) => this.#onEvent(event), {
+        onOpen: () => this.#onOpen(),
+        onClose: () => this.#onClose(),
+      })
+      .then(
+        (subscription) => {
+          if (epoch === this.#epoch) this.#subscription = subscription;
+          else void subscription.close();
+        },
+        () => {
+          // The SDK keeps the subscription registered and reconnects by itself.
+        },
+      );
+    this.#scheduleTick();
+    void this.#initialLoad(epoch);
+    return () => this.stop();
+  }
+
+  /** Stops syncing: closes the subscription, drops queued events and timers. */
+  stop(): void {
+    if (!this.#running) return;
+    this.#running = false;
+    this.#epoch++;
+    this.#queue = [];
+    void this.#subscription?.close();
+    this.#subscription = null;
+    this.#cancelFlush?.();
+    this.#cancelFlush = null;
+    for (const handle of this.#timerHandles) this.#timers.clearTimeout(handle);
+    this.#timerHandles.clear();
+    for (const cleanup of this.#cleanups.splice(0)) cleanup();
+    this.#activation?.resolve();
+  }
+
+  #later(callback: () => void, ms: number): void {
+    const epoch = this.#epoch;
+    const handle = this.#timers.setTimeout(() => {
+      this.#timerHandles.delete(handle);
+      if (epoch === this.#epoch) callback();
+    }, ms);
+    this.#timerHandles.add(handle);
+  }
+
+  #scheduleTick(): void {
+    this.#later(() => {
+      this.#state.tick(this.#now());
+      this.#scheduleTick();
+    }, this.#tickMs);
+  }
+
+  #retryDelay(): number {
+    const delays = this.#retryDelays;
+    return delays[Math.min(this.#failures++, delays.length - 1)] ?? 1_000;
+  }
+
+  // Realtime -----------------------------------------------------------------------------------
+
+  #onEvent(event: RealtimeEvent): void {
+    if (!this.#running) return;
+    const change = changeFromEvent(event);
+    if (change === null) return;
+    if (
+      change.collection === 'orders' ||
+      change.collection === 'products' ||
+      change.collection === 'exports'
+    )
+      this.#coverage[change.collection].observe(change.record.updatedAt);
+    this.#queue.push(change);
+    this.#eventsAt = this.#now();
+    if (!this.#buffering && this.#cancelFlush === null)
+      this.#cancelFlush = this.#scheduler.schedule(() => {
+        this.#cancelFlush = null;
+        this.flush();
+      });
+  }
+
+  #atRisk(): boolean {
+    return this.#detailRisk || FULL_SYNC.some((c) => this.#coverage[c].riskFrom !== null);
+  }
+
+  #onOpen(): void {
+    if (!this.#running) return;
+    this.#active = true;
+    const resync = this.#initialDone && this.#atRisk();
+    this.#state.connectionEvent({ type: 'open', at: this.#now(), resync });
+    this.#activation?.resolve();
+    if (resync) void this.#resync(this.#epoch);
+  }
+
+  #onClose(): void {
+    if (!this.#running) return;
+    this.#active = false;
+    this.#closes++;
+    for (const collection of FULL_SYNC) this.#coverage[collection].closed();
+    if (Object.keys(this.#state.details).length) this.#detailRisk = true;
+    this.#state.connectionEvent({
+      type: 'close',
+      at: this.#now(),
+      retryDelayMs: this.#realtime.nextRetryDelayMs(),
+    });
+  }
+
+  /** Applies every queued change now, in one `set` (normally done once per frame). */
+  flush(): void {
+    if (this.#buffering) return;
+    this.#cancelFlush?.();
+    this.#cancelFlush = null;
+    if (this.#queue.length === 0) return;
+    const batch = this.#queue;
+    const eventsAt = this.#eventsAt;
+    this.#queue = [];
+    this.#eventsAt = null;
+    this.#state.applyRemote(batch, eventsAt === null ? undefined : { eventsAt });
+  }
+
+  // Reads ----------------------------------------------------------------------------------------
+
+  /**
+   * Reads pages from `pages`, converting each document; `onPage` gets the changes and whether
+   * the subscription was active for the whole read (else what follows may have been missed).
+   */
+  async #read(
+    epoch: number,
+    collection: SyncedCollection,
+    pages: AsyncGenerator<readonly DocumentMeta[]>,
+    onPage: (changes: RemoteChange[], active: boolean) => void,
+  ): Promise<void> {
+    for (;;) {
+      const closes = this.#closes;
+      const wasActive = this.#active;
+      const next = await pages.next();
+      if (epoch !== this.#epoch) {
+        await pages.return(undefined);
+        return;
+      }
+      if (next.done) return;
+      const active = wasActive && this.#active && closes === this.#closes;
+      onPage(
+        next.value.map((doc) => changeFromDocument(collection, doc)),
+        active,
+      );
+    }
+  }
+
+  #observePage(collection: FullSync, changes: readonly RemoteChange[], active: boolean): void {
+    const coverage = this.#coverage[collection];
+    for (const change of changes) coverage.observe(change.record.updatedAt);
+    coverage.pageRead(active);
+  }
+
+  async #initialLoad(epoch: number): Promise<void> {
+    const store = this.#state;
+    store.setLoad({ status: 'loading', loaded: 0, error: null });
+    await Promise.race([
+      this.#activation!.promise,
+      new Promise<void>((resolve) => this.#later(resolve, this.#activationWaitMs)),
+    ]);
+    if (epoch !== this.#epoch) return;
+    const orders: Order[] = [];
+    const products: Product[] = [];
+    const exports: ExportJob[] = [];
+    try {
+      const since = this.#now() - this.#historyDays * DAY;
+      const collect =
+        (collection: FullSync, into: unknown[]) => (changes: RemoteChange[], active: boolean) => {
+          this.#observePage(collection, changes, active);
+          for (const change of changes) into.push(change.record);
+          if (collection === 'orders') this.#state.setLoad({ loaded: orders.length });
+        };
+      await this.#read(
+        epoch,
+        'orders',
+        cursorPages(
+          this.#snapshot,
+          'orders',
+          [Query.greaterThanEqual('$createdAt', isoTime(since)), Query.orderDesc('$createdAt')],
+          { max: this.#maxOrders, pageSize: this.#pageSize },
+        ),
+        collect('orders', orders),
+      );
+      await this.#read(
+        epoch,
+        'orders',
+        cursorPages(
+          this.#snapshot,
+          'orders',
+          [
+            Query.equal('status', [...ALWAYS_LOADED]),
+            Query.lessThan('$createdAt', isoTime(since)),
+            Query.orderAsc('$createdAt'),
+          ],
+          { pageSize: this.#pageSize },
+        ),
+        collect('orders', orders),
+      );
+      await this.#read(
+        epoch,
+        'products',
+        cursorPages(this.#snapshot, 'products', [Query.orderAsc('$createdAt')], {
+          pageSize: this.#pageSize,
+        }),
+        collect('products', products),
+      );
+      await this.#read(
+        epoch,
+        'exports',
+        cursorPages(
+          this.#snapshot,
+          'exports',
+          [Query.greaterThanEqual('$createdAt', isoTime(since)), Query.orderDesc('$createdAt')],
+          { pageSize: this.#pageSize },
+        ),
+        collect('exports', exports),
+      );
+    } catch (error) {
+      if (epoch !== this.#epoch) return;
+      this.#state.setLoad({ status: 'error', error: errorInfo(error) });
+      this.#later(() => void this.#initialLoad(epoch), this.#retryDelay());
+      return;
+    }
+    if (epoch !== this.#epoch) return;
+    this.#failures = 0;
+    this.#state.loadSnapshot({ orders, products, exports });
+    this.#buffering = false;
+    this.flush();
+    this.#initialDone = true;
+    this.#state.setLoad({ status: 'ready', loaded: this.#state.orders.size, error: null });
+    if (this.#atRisk()) {
+      if (this.#active) void this.#resync(epoch);
+    } else this.#state.connectionEvent({ type: 'synced', at: this.#now() });
+  }
+
+  async #resync(epoch: number): Promise<void> {
+    if (epoch !== this.#epoch) return;
+    if (this.#resyncing) {
+      this.#resyncWanted = true;
+      return;
+    }
+    this.#resyncing = true;
+    try {
+      do {
+        this.#resyncWanted = false;
+        this.#state.connectionEvent({ type: 'resync', at: this.#now() });
+        const from: Partial<Record<FullSync, number>> = {};
+        for (const collection of FULL_SYNC) {
+          const start = this.#coverage[collection].take();
+          if (start !== null) from[collection] = start;
+        }
+        const details = this.#detailRisk;
+        this.#detailRisk = false;
+        const restore = () => {
+          for (const collection of FULL_SYNC) {
+            const start = from[collection];
+            if (start !== undefined) this.#coverage[collection].restore(start);
+          }
+          if (details) this.#detailRisk = true;
+        };
+        try {
+          for (const collection of FULL_SYNC) {
+            const start = from[collection];
+            if (start === undefined) continue;
+            await this.#read(
+              epoch,
+              collection,
+              deltaPages(this.#snapshot, collection, start - this.#margin, [], this.#pageSize),
+              (changes, active) => {
+                this.#observePage(collection, changes, active);
+                this.#queue.push(...changes);
+                this.flush();
+              },
+            );
+            if (epoch !== this.#epoch) return;
+          }
+          if (details)
+            for (const orderId of Object.keys(this.#state.details))
+              await this.#loadDetail(epoch, orderId);
+        } catch {
+          restore();
+          if (epoch !== this.#epoch) return;
+          this.#later(() => void this.#resync(epoch), this.#retryDelay());
+          return;
+        }
+        this.#failures = 0;
+      } while (epoch === this.#epoch && this.#active && (this.#resyncWanted || this.#atRisk()));
+      if (epoch === this.#epoch && this.#active)
+        this.#state.connectionEvent({ type: 'synced', at: this.#now() });
+    } finally {
+      this.#resyncing = false;
+    }
+  }
+
+  // Details and single orders ----------------------------------------------------------------
+
+  /** Tracks an order's notes, activity and attachments (loads them, keeps them live); returns the release. */
+  loadOrderDetail(orderId: string): () => void {
+    const first = this.#state.details[orderId] === undefined;
+    this.#state.trackOrderDetail(orderId);
+    if (first && this.#running) void this.#loadDetail(this.#epoch, orderId).catch(() => {});
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#state.untrackOrderDetail(orderId);
+    };
+  }
+
+  async #loadDetail(epoch: number, orderId: string): Promise<void> {
+    try {
+      for (const collection of DETAIL_SYNC) {
+        await this.#read(
+          epoch,
+          collection,
+          cursorPages(
+            this.#snapshot,
+            collection,
+            [Query.equal('orderId', orderId), Query.orderAsc('$createdAt')],
+            { pageSize: this.#pageSize },
+          ),
+          (changes, active) => {
+            if (!active) this.#detailRisk = true;
+            this.#queue.push(...changes);
+          },
+        );
+      }
+      this.flush();
+      if (this.#state.details[orderId]) this.#state.setOrderDetailStatus(orderId, 'ready');
+    } catch (error) {
+      this.flush();
+      if (this.#state.details[orderId])
+        this.#state.setOrderDetailStatus(orderId, 'error', errorInfo(error));
+      throw error;
+    }
+  }
+
+  /** Reads one order again and applies it (after a conflict, so the view shows who won). */
+  async refreshOrder(orderId: string): Promise<void> {
+    const page = await this.#snapshot.listDocuments('orders', [
+      Query.equal('$id', orderId),
+      Query.limit(1),
+    ]);
+    const doc = page.documents[0];
+    if (!doc) return;
+    this.#coverage.orders.observe(Date.parse(doc.$updatedAt));
+    this.#queue.push({
+      collection: 'orders',
+      kind: 'upsert',
+      record: recordFromDocument('orders', doc),
+    });
+    this.flush();
+  }
+}

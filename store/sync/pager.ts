@@ -1,0 +1,94 @@
+import { Query } from 'appwrite';
+import type { DocumentMeta } from '../../src/domain/order.ts';
+import type { SnapshotPort } from './ports.ts';
+
+/** The backend's maximum page size. */
+export const PAGE_SIZE = 5000;
+
+/** Epoch ms as the ISO form Appwrite compares datetimes in. */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** Options of a paged read. */
+export interface PageOptions {
+  /** Stop after this many documents (the last page is cut). */
+  max?: number;
+  pageSize?: number;
+}
+
+/**
+ * Pages through `collectionId` with `cursorAfter`, for orderings on attributes that never
+ * change (`$createdAt`, `$sequence`): Appwrite resumes from the cursor document's *current*
+ * values, which is only safe when they cannot have moved. Stops at a short page or at `max`.
+ */
+export async function* cursorPages(
+  port: SnapshotPort,
+  collectionId: string,
+  queries: readonly string[],
+  options: PageOptions = {},
+): AsyncGenerator<readonly DocumentMeta[]> {
+  const pageSize = options.pageSize ?? PAGE_SIZE;
+  const max = options.max ?? Infinity;
+  let read = 0;
+  let cursor: string | null = null;
+  while (read < max) {
+    const limit = Math.min(pageSize, max - read);
+    const page = await port.listDocuments(collectionId, [
+      ...queries,
+      Query.limit(limit),
+      ...(cursor === null ? [] : [Query.cursorAfter(cursor)]),
+    ]);
+    const documents = page.documents;
+    read += documents.length;
+    if (documents.length) yield documents;
+    if (documents.length < limit) return;
+    cursor = documents[documents.length - 1]!.$id;
+  }
+}
+
+/**
+ * The queries of one page of a delta read: documents with `$updatedAt` at or after `since`,
+ * in (`$updatedAt`, `$id`) order, resuming strictly after `after` (the last document read).
+ *
+ * Keyset by value, not `cursorAfter`: a document updated while we page moves to the end of an
+ * `$updatedAt` ordering, and a cursor on it would jump past every document in between.
+ */
+export function deltaQueries(
+  since: number,
+  after: { updatedAt: number; id: string } | null,
+  limit: number,
+): string[] {
+  const order = [Query.orderAsc('$updatedAt'), Query.orderAsc('$id'), Query.limit(limit)];
+  if (after === null) return [Query.greaterThanEqual('$updatedAt', isoTime(since)), ...order];
+  const at = isoTime(after.updatedAt);
+  return [
+    Query.or([
+      Query.greaterThan('$updatedAt', at),
+      Query.and([Query.equal('$updatedAt', at), Query.greaterThan('$id', after.id)]),
+    ]),
+    ...order,
+  ];
+}
+
+/** Pages through every document of `collectionId` changed at or after `since` (see {@link deltaQueries}). */
+export async function* deltaPages(
+  port: SnapshotPort,
+  collectionId: string,
+  since: number,
+  extra: readonly string[] = [],
+  pageSize = PAGE_SIZE,
+): AsyncGenerator<readonly DocumentMeta[]> {
+  let after: { updatedAt: number; id: string } | null = null;
+  for (;;) {
+    const page = await port.listDocuments(collectionId, [
+      ...extra,
+      ...deltaQueries(since, after, pageSize),
+    ]);
+    const documents = page.documents;
+    if (documents.length) yield documents;
+    if (documents.length < pageSize) return;
+    const last = documents[documents.length - 1]!;
+    after = { updatedAt: Date.parse(last.$updatedAt), id: last.$id };
+  }
+}

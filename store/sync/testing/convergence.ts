@@ -1,0 +1,256 @@
+import {
+  orderFromDocument,
+  orderToDocumentData,
+  OPEN_STATUSES,
+  type Order,
+  type OrderDocument,
+} from '../../../src/domain/order.ts';
+import { MetricsAccumulator } from '../../selectors/metrics.ts';
+import {
+  BOARD_COLUMNS,
+  boardDefs,
+  buildOrderIndex,
+  DEFAULT_ORDER_VIEW,
+  orderViewDef,
+} from '../../tables/order-views.ts';
+import { createHarness, settle, type Harness } from './harness.ts';
+import { advanceOrder, cancelOrder, makeOrder, orderDocument } from './orders.ts';
+
+const DAY = 24 * 3600_000;
+
+/** What one seeded run did and found. */
+export interface ConvergenceReport {
+  seed: number;
+  steps: number;
+  writes: number;
+  disconnects: number;
+  delivered: number;
+  /** Differences between the store and the server after the final resync (empty: converged). */
+  problems: string[];
+}
+
+function orderOf(doc: unknown): Order {
+  return orderFromDocument(doc as OrderDocument);
+}
+
+/**
+ * One seeded random run of the sync engine against the model server: snapshot pages, live
+ * creates, updates, cancellations and deletes, duplicated and reordered delivery, late copies,
+ * reads answered late or failing, and disconnects at random points; then a final reconnect,
+ * and a comparison of the store with the server (plus the store's own indexes and metrics with
+ * a rebuild from its table).
+ *
+ * Scope: the store holds orders created in the last 30 days, orders open when the snapshot
+ * ran, and every order changed after the first snapshot page was read. Deletes (never done
+ * by the product) only happen while the subscription is active and are not cut off by a
+ * disconnect, since a delta read cannot see them.
+ */
+export async function runConvergence(
+  seed: number,
+  trace: (line: string) => void = () => {},
+): Promise<ConvergenceReport> {
+  const h: Harness = createHarness({
+    seed,
+    visibilityLagMs: 2_000,
+    sync: {
+      pageSize: [3, 7, 25][seed % 3]!,
+      resyncMarginMs: 5_000,
+      activationWaitMs: 2_000,
+    },
+  });
+  const { rng, server, clock } = h;
+  const start = clock.now;
+  const report: ConvergenceReport = {
+    seed,
+    steps: 0,
+    writes: 0,
+    disconnects: 0,
+    delivered: 0,
+    problems: [],
+  };
+
+  // The backend before the client starts.
+  const recent = new Set<string>();
+  const oldOpen = new Set<string>();
+  const touched = new Set<string>();
+  let number = 1;
+  const seedDocs: OrderDocument[] = [];
+  for (let i = rng.int(5, 60); i > 0; i--) {
+    const old = rng.chance(0.25);
+    const status = rng.pick([
+      'pending_payment',
+      'paid',
+      'preparing',
+      'ready',
+      'fulfilled',
+      'fulfilled',
+      'canceled',
+    ] as const);
+    const order = makeOrder(rng, {
+      number: number++,
+      createdAt: old ? start - rng.int(31, 60) * DAY : start - rng.int(2 * 3600_000, 29 * DAY),
+      status,
+    });
+    if (!old) recent.add(order.id);
+    else if ((OPEN_STATUSES as readonly string[]).includes(status) || status === 'pending_payment')
+      oldOpen.add(order.id);
+    seedDocs.push(orderDocument(order));
+  }
+  server.seed('orders', seedDocs);
+
+  // Old orders are left alone until the first orders page is read: before that the store is not
+  // watching yet, and an old order that leaves the scope (open → closed) is simply not loaded.
+  let covered = false;
+  const deletesInFlight = () =>
+    server.pendingDeletes > 0 ||
+    server.inFlight.some((event) => event.events.some((name) => name.endsWith('.delete')));
+
+  const write = () => {
+    const docs = server
+      .documents('orders')
+      .filter((doc) => !server.hasPendingWrite('orders', doc.$id));
+    const eligible = covered ? docs : docs.filter((doc) => recent.has(doc.$id));
+    const roll = rng.next();
+    if (roll < 0.15 || eligible.length === 0) {
+      const order = makeOrder(rng, {
+        number: number++,
+        createdAt: clock.now,
+        status: rng.pick(['pending_payment', 'paid'] as const),
+      });
+      server.write('orders', 'create', order.id, { ...orderToDocumentData(order) });
+      trace(`  create ${order.id}`);
+      recent.add(order.id);
+      if (covered) touched.add(order.id);
+    } else {
+      const doc = rng.pick(eligible);
+      const current = orderOf(doc);
+      if (roll < 0.2 && covered && server.active && recent.has(doc.$id)) {
+        server.write('orders', 'delete', doc.$id);
+        trace(`  delete ${doc.$id}`);
+      } else {
+        let next =
+          roll < 0.3 ? cancelOrder(current, clock.now) : advanceOrder(rng, current, clock.now);
+        // Some writes leave `rev` alone (a field the workflow does not own); the later
+        // `$updatedAt` decides then, so they need a clock that moved since the last write.
+        if (roll > 0.9 && clock.now > current.updatedAt)
+          next = { ...current, noteCount: current.noteCount + 1 };
+        server.write('orders', 'update', doc.$id, {
+          ...orderToDocumentData({ ...next, updatedAt: clock.now }),
+        });
+        trace(`  update ${doc.$id} rev ${next.rev}`);
+      }
+      if (covered) touched.add(doc.$id);
+    }
+    report.writes++;
+  };
+
+  h.store.getState().startSync();
+  await settle(1);
+
+  const steps = rng.int(120, 260);
+  for (let step = 0; step < steps; step++) {
+    const roll = rng.next();
+    trace(
+      `t=${clock.now - start} roll=${roll.toFixed(2)} active=${server.active} reads=${server.reads.length} inFlight=${server.inFlight.length} status=${h.store.getState().connection.status} load=${h.store.getState().load.status}`,
+    );
+    if (roll < 0.3) write();
+    else if (roll < 0.45) {
+      clock.now += rng.int(1, 1_500);
+      server.commitDue();
+      h.timers.runDue();
+    } else if (roll < 0.62) {
+      report.delivered += server.deliver(rng.int(1, 6), { window: 4, duplicate: 0.15 });
+    } else if (roll < 0.65) server.deliverStale();
+    else if (roll < 0.78) {
+      if (server.reads.length) {
+        const at = rng.int(0, server.reads.length - 1);
+        const read = server.reads[at]!;
+        trace(`  read ${read.collectionId} ${read.queries.join(' ')}`);
+        if (rng.chance(0.06)) server.fail(at);
+        else {
+          if (read.collectionId === 'orders') covered = true;
+          server.answer(at);
+        }
+      }
+    } else if (roll < 0.88) h.scheduler.runFrame();
+    else if (roll < 0.93) {
+      if (server.active && !deletesInFlight()) {
+        server.disconnect();
+        report.disconnects++;
+      }
+    } else if (!server.active) server.connect();
+    await settle(1);
+    report.steps++;
+  }
+
+  // Final: everything committed, the subscription back, the engine left to finish.
+  if (!server.active) server.connect();
+  server.commitDue(true);
+  for (let round = 0; round < 400; round++) {
+    server.commitDue(true);
+    report.delivered += server.deliver(Infinity, { window: 4 });
+    while (server.reads.length) server.answer(rng.int(0, server.reads.length - 1));
+    h.scheduler.runFrame();
+    await settle(2);
+    const state = h.store.getState();
+    if (
+      !server.reads.length &&
+      !server.inFlight.length &&
+      !h.scheduler.pending &&
+      !server.pendingWrites &&
+      state.connection.status === 'live' &&
+      state.load.status === 'ready'
+    )
+      break;
+    clock.now += 1_000;
+    h.timers.runDue();
+  }
+
+  // Compare.
+  const state = h.store.getState();
+  const problems = report.problems;
+  if (state.connection.status !== 'live') problems.push(`status ${state.connection.status}`);
+  const expected = new Map<string, Order>();
+  for (const doc of server.documents('orders'))
+    if (recent.has(doc.$id) || oldOpen.has(doc.$id) || touched.has(doc.$id))
+      expected.set(doc.$id, orderOf(doc));
+  for (const [id, order] of expected) {
+    const held = state.orders.get(id);
+    if (!held) {
+      problems.push(`lost ${id}`);
+      trace(
+        `lost ${id}: created ${order.createdAt - start} updated ${order.updatedAt - start} status ${order.status} recent ${recent.has(id)} oldOpen ${oldOpen.has(id)} touched ${touched.has(id)}`,
+      );
+    } else if (JSON.stringify(held) !== JSON.stringify(order))
+      problems.push(`stale ${id}: rev ${held.rev} (server ${order.rev})`);
+  }
+  state.orders.forEach((order) => {
+    if (!server.get('orders', order.id)) problems.push(`resurrected ${order.id}`);
+    else if (!expected.has(order.id)) problems.push(`out of scope ${order.id}`);
+  });
+  if (state.orders.size !== expected.size)
+    problems.push(`size ${state.orders.size} ≠ ${expected.size}`);
+
+  const defs = boardDefs(state.board.dayStart);
+  for (const column of BOARD_COLUMNS) {
+    const rebuilt = buildOrderIndex(defs[column], state.orders).toArray();
+    if (JSON.stringify(rebuilt) !== JSON.stringify(state.board.columns[column].toArray()))
+      problems.push(`board ${column} differs from a rebuild`);
+  }
+  const view = Object.values(state.orderViews)[0]!;
+  if (
+    JSON.stringify(buildOrderIndex(orderViewDef(DEFAULT_ORDER_VIEW), state.orders).toArray()) !==
+    JSON.stringify(view.index.toArray())
+  )
+    problems.push('default view differs from a rebuild');
+  const metrics = MetricsAccumulator.build(state.orders.values(), clock.now).snapshot(clock.now);
+  if (JSON.stringify(metrics) !== JSON.stringify(state.metricsAcc.snapshot(clock.now))) {
+    problems.push('metrics differ from a recomputation');
+    trace(
+      `metrics ${JSON.stringify(metrics)} vs ${JSON.stringify(state.metricsAcc.snapshot(clock.now))}`,
+    );
+  }
+
+  h.store.getState().startSync()();
+  return report;
+}

@@ -1,0 +1,215 @@
+/** A record a table can hold: anything with a string `id`. */
+export interface Keyed {
+  readonly id: string;
+}
+
+const BITS = 7;
+/** Slots per chunk. */
+const CHUNK = 1 << BITS;
+const MASK = CHUNK - 1;
+
+type Chunk<T> = readonly (T | undefined)[];
+
+/**
+ * Which slot each id has, shared by every version of one table (append-only: an id keeps its
+ * slot for the life of the table, so older versions are unaffected when a newer one adds ids).
+ */
+class Slots {
+  readonly map = new Map<string, number>();
+  #next = 0;
+
+  get(id: string): number | undefined {
+    return this.map.get(id);
+  }
+
+  ensure(id: string): number {
+    let slot = this.map.get(id);
+    if (slot === undefined) {
+      slot = this.#next++;
+      this.map.set(id, slot);
+    }
+    return slot;
+  }
+}
+
+function emptyChunk<T>(): (T | undefined)[] {
+  return new Array<T | undefined>(CHUNK).fill(undefined);
+}
+
+/**
+ * An immutable, normalized table of records by id: a value that can sit in the zustand state
+ * without immer ever drafting or freezing it (it is a class instance, not a plain object).
+ *
+ * Each id has a fixed slot; records sit in chunks of 128 slots. An edit copies the chunk list
+ * once and only the chunks it touches, so committing a few changes to 100,000 records copies a
+ * few small arrays, not 100,000 entries, and every version stays a consistent snapshot.
+ * Unchanged records keep their identity across versions, so a selector `table.get(id)` returns
+ * the same reference until that record is replaced.
+ *
+ * @example
+ * const draft = EntityTable.empty<Order>().edit();
+ * draft.set(order);
+ * const table = draft.commit(); // table.get(order.id) === order
+ */
+export class EntityTable<T extends Keyed> {
+  /** Number of records. */
+  readonly size: number;
+  /** Increases by one with every commit that changed something. */
+  readonly version: number;
+  readonly #slots: Slots;
+  readonly #chunks: readonly Chunk<T>[];
+
+  private constructor(slots: Slots, chunks: readonly Chunk<T>[], size: number, version: number) {
+    this.#slots = slots;
+    this.#chunks = chunks;
+    this.size = size;
+    this.version = version;
+  }
+
+  /** An empty table. */
+  static empty<T extends Keyed>(): EntityTable<T> {
+    return new EntityTable<T>(new Slots(), [], 0, 0);
+  }
+
+  /** A table of `records` (a later record with the same id replaces an earlier one). */
+  static from<T extends Keyed>(records: readonly T[], version = 1): EntityTable<T> {
+    const slots = new Slots();
+    const chunks: (T | undefined)[][] = [];
+    let size = 0;
+    for (const record of records) {
+      const slot = slots.ensure(record.id);
+      const c = slot >>> BITS;
+      if (c === chunks.length) chunks.push(emptyChunk<T>());
+      const chunk = chunks[c]!;
+      if (chunk[slot & MASK] === undefined) size++;
+      chunk[slot & MASK] = record;
+    }
+    return new EntityTable(slots, chunks, size, version);
+  }
+
+  /** @internal Used by {@link TableDraft.commit}. */
+  static fromDraft<T extends Keyed>(
+    source: EntityTable<T>,
+    chunks: readonly Chunk<T>[],
+    size: number,
+  ): EntityTable<T> {
+    return new EntityTable(source.#slots, chunks, size, source.version + 1);
+  }
+
+  /** The record with this id. */
+  get(id: string): T | undefined {
+    const slot = this.#slots.get(id);
+    if (slot === undefined) return undefined;
+    return this.#chunks[slot >>> BITS]?.[slot & MASK];
+  }
+
+  /** Whether a record with this id is present. */
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  /** Calls `visit` for every record, in no particular order. */
+  forEach(visit: (record: T) => void): void {
+    for (const chunk of this.#chunks)
+      for (let i = 0; i < CHUNK; i++) {
+        const record = chunk[i];
+        if (record !== undefined) visit(record);
+      }
+  }
+
+  /** Every record, in no particular order. */
+  *values(): IterableIterator<T> {
+    for (const chunk of this.#chunks)
+      for (let i = 0; i < CHUNK; i++) {
+        const record = chunk[i];
+        if (record !== undefined) yield record;
+      }
+  }
+
+  /** Every record as a new array, in no particular order. */
+  toArray(): T[] {
+    const out: T[] = [];
+    this.forEach((record) => out.push(record));
+    return out;
+  }
+
+  /** Starts a batch of changes; {@link TableDraft.commit} returns the next table. */
+  edit(): TableDraft<T> {
+    return new TableDraft(this, this.#slots, this.#chunks);
+  }
+}
+
+/**
+ * A batch of changes to an {@link EntityTable}: reads see the batch's own writes; the source
+ * table is never modified.
+ */
+export class TableDraft<T extends Keyed> {
+  readonly #source: EntityTable<T>;
+  readonly #slots: Slots;
+  #chunks: readonly Chunk<T>[];
+  #copied: Chunk<T>[] | null = null;
+  readonly #owned = new Set<Chunk<T>>();
+  #size: number;
+
+  /** @internal Use {@link EntityTable.edit}. */
+  constructor(source: EntityTable<T>, slots: Slots, chunks: readonly Chunk<T>[]) {
+    this.#source = source;
+    this.#slots = slots;
+    this.#chunks = chunks;
+    this.#size = source.size;
+  }
+
+  /** Number of records including this batch's changes. */
+  get size(): number {
+    return this.#size;
+  }
+
+  get(id: string): T | undefined {
+    const slot = this.#slots.get(id);
+    if (slot === undefined) return undefined;
+    return this.#chunks[slot >>> BITS]?.[slot & MASK];
+  }
+
+  #writable(c: number): (T | undefined)[] {
+    if (this.#copied === null) {
+      this.#copied = this.#chunks.slice();
+      this.#chunks = this.#copied;
+    }
+    while (this.#copied.length <= c) {
+      const chunk = emptyChunk<T>();
+      this.#owned.add(chunk);
+      this.#copied.push(chunk);
+    }
+    const chunk = this.#copied[c]!;
+    if (this.#owned.has(chunk)) return chunk as (T | undefined)[];
+    const copy = chunk.slice();
+    this.#owned.add(copy);
+    this.#copied[c] = copy;
+    return copy;
+  }
+
+  /** Inserts or replaces the record with `record.id`. */
+  set(record: T): void {
+    const slot = this.#slots.ensure(record.id);
+    const current = this.#chunks[slot >>> BITS]?.[slot & MASK];
+    if (current === record) return;
+    this.#writable(slot >>> BITS)[slot & MASK] = record;
+    if (current === undefined) this.#size++;
+  }
+
+  /** Removes the record with this id; returns whether there was one. */
+  delete(id: string): boolean {
+    const slot = this.#slots.get(id);
+    if (slot === undefined || this.#chunks[slot >>> BITS]?.[slot & MASK] === undefined)
+      return false;
+    this.#writable(slot >>> BITS)[slot & MASK] = undefined;
+    this.#size--;
+    return true;
+  }
+
+  /** The resulting table: the source itself when nothing changed. */
+  commit(): EntityTable<T> {
+    if (this.#copied === null) return this.#source;
+    return EntityTable.fromDraft(this.#source, this.#copied, this.#size);
+  }
+}
