@@ -24,19 +24,29 @@ export function reconnectDelayMs(attempt: number): number {
 /** Options of {@link createAppwriteRealtimePort}. */
 export interface AppwriteRealtimeOptions {
   /**
-   * How long after the socket opens the subscription counts as active. The SDK reports the
-   * socket's `open` before the server has processed the subscribe message (it is sent on the
-   * server's `connected` frame), and there is no acknowledgement to wait for; changes in that
-   * window could be missed by a resync that starts at once.
+   * The longest wait, after the socket opens, for the server to acknowledge the subscription
+   * before it counts as active anyway. The SDK reports `open` before the subscribe frame (sent
+   * on the server's `connected` frame) has been processed, and does not surface the server's
+   * acknowledgement; the port reads it from the socket, and falls back to this delay.
    */
   activationDelayMs?: number;
   timers?: Timers;
 }
 
-/** Whether the SDK's socket is open right now (read from the SDK's own, non-public field). */
-function socketOpen(realtime: Realtime): boolean {
-  const socket = (realtime as unknown as { socket?: { readyState?: number } }).socket;
-  return socket?.readyState === 1;
+/** The SDK's current socket (a non-public field of `Realtime`), if any. */
+function socketOf(realtime: Realtime): WebSocket | undefined {
+  return (realtime as unknown as { socket?: WebSocket }).socket;
+}
+
+/** Whether a realtime frame is the server's acknowledgement of a subscribe. */
+export function isSubscribeAck(data: unknown): boolean {
+  if (typeof data !== 'string' || !data.includes('"subscribe"')) return false;
+  try {
+    const message = JSON.parse(data) as { type?: unknown; data?: { to?: unknown } };
+    return message.type === 'response' && message.data?.to === 'subscribe';
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -52,37 +62,51 @@ export function createAppwriteRealtimePort(
   options: AppwriteRealtimeOptions = {},
 ): RealtimePort {
   const timers = options.timers ?? systemTimers;
-  const activationDelay = options.activationDelayMs ?? 300;
+  const activationDelay = options.activationDelayMs ?? 1_000;
   const listeners = new Set<RealtimeHandlers>();
   let attempts = 0;
   let lastDelay = reconnectDelayMs(0);
   let open = false;
   let active = false;
-  let pending: unknown = null;
+  let fallback: unknown = null;
+  let stopWatching: (() => void) | null = null;
 
+  const cancel = () => {
+    if (fallback !== null) timers.clearTimeout(fallback);
+    fallback = null;
+    stopWatching?.();
+    stopWatching = null;
+  };
   const activate = () => {
-    if (pending !== null) timers.clearTimeout(pending);
-    pending = timers.setTimeout(() => {
-      pending = null;
-      if (!open) return;
-      active = true;
-      for (const handlers of [...listeners]) handlers.onOpen();
-    }, activationDelay);
+    cancel();
+    if (!open || active) return;
+    active = true;
+    for (const handlers of [...listeners]) handlers.onOpen();
+  };
+  /** Waits for the subscribe acknowledgement on the current socket, or the fallback delay. */
+  const awaitActivation = () => {
+    cancel();
+    fallback = timers.setTimeout(activate, activationDelay);
+    const socket = socketOf(realtime);
+    if (!socket || typeof socket.addEventListener !== 'function') return;
+    const onMessage = (event: MessageEvent) => {
+      if (isSubscribeAck(event.data)) activate();
+    };
+    socket.addEventListener('message', onMessage);
+    stopWatching = () => socket.removeEventListener('message', onMessage);
   };
 
   realtime.onOpen(() => {
     open = true;
     attempts = 0;
-    activate();
+    awaitActivation();
   });
   realtime.onClose(() => {
     open = false;
-    if (pending !== null) timers.clearTimeout(pending);
-    pending = null;
+    cancel();
     lastDelay = reconnectDelayMs(attempts++);
-    const wasActive = active;
     active = false;
-    if (wasActive || listeners.size) for (const handlers of [...listeners]) handlers.onClose();
+    for (const handlers of [...listeners]) handlers.onClose();
   });
 
   return {
@@ -92,10 +116,12 @@ export function createAppwriteRealtimePort(
       try {
         subscription = await realtime.subscribe([...channels], (event) => onEvent(event));
       } finally {
-        // Already connected (another subscription opened the socket): no `open` will come.
-        if (!open && socketOpen(realtime)) open = true;
-        if (open && !active && pending === null) activate();
-        else if (active) handlers.onOpen();
+        if (active) handlers.onOpen();
+        else if (!open && socketOf(realtime)?.readyState === 1) {
+          // Another subscription had opened the socket: no `open` will come for this one.
+          open = true;
+          awaitActivation();
+        }
       }
       return {
         close: async () => {

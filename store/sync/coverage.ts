@@ -9,8 +9,11 @@
  * - when we read a page while it is not active, every later change has `$updatedAt` ≥ the
  *   watermark just after that page.
  *
- * `riskFrom` is the minimum of those, and a delta read from `riskFrom − margin` (the margin
- * covers writes that become visible later than their timestamp) recovers everything missed.
+ * `riskFrom` is the minimum of those, and a delta read from `riskFrom − margin` recovers
+ * everything missed. The margin covers writes that become visible later than their timestamp,
+ * and events that arrive out of order: both must stay within it (a socket delivers in order;
+ * the backend's workers may publish a few milliseconds apart). The convergence test checks
+ * this with a 2 s visibility lag, 1 s reordering and a 5 s margin.
  */
 export class Coverage {
   #watermark: number | null = null;

@@ -108,6 +108,11 @@ export class EntityTable<T extends Keyed> {
     return this.get(id) !== undefined;
   }
 
+  /** The record in a slot of {@link TableDraft.slotOf} (saves hashing the id again). */
+  atSlot(slot: number): T | undefined {
+    return this.#chunks[slot >>> BITS]?.[slot & MASK];
+  }
+
   /** Calls `visit` for every record, in no particular order. */
   forEach(visit: (record: T) => void): void {
     for (const chunk of this.#chunks)
@@ -168,6 +173,28 @@ export class TableDraft<T extends Keyed> {
     const slot = this.#slots.get(id);
     if (slot === undefined) return undefined;
     return this.#chunks[slot >>> BITS]?.[slot & MASK];
+  }
+
+  /**
+   * The slot of an id (assigned now if it has none). With {@link atSlot} and {@link setAt} a
+   * batch looks an id up once however often it reads and writes its record.
+   */
+  slotOf(id: string): number {
+    return this.#slots.ensure(id);
+  }
+
+  /** The record in a slot. */
+  atSlot(slot: number): T | undefined {
+    return this.#chunks[slot >>> BITS]?.[slot & MASK];
+  }
+
+  /** Sets (or with `undefined` removes) the record in a slot, which must be `record.id`'s. */
+  setAt(slot: number, record: T | undefined): void {
+    const current = this.#chunks[slot >>> BITS]?.[slot & MASK];
+    if (current === record) return;
+    this.#writable(slot >>> BITS)[slot & MASK] = record;
+    if (current === undefined) this.#size++;
+    else if (record === undefined) this.#size--;
   }
 
   #writable(c: number): (T | undefined)[] {

@@ -7,6 +7,7 @@ import {
   applyOrderDiffs,
   boardDefs,
   buildOrderIndex,
+  entryOf,
   foldText,
   ORDER_SORT_KEYS,
   orderViewDef,
@@ -38,7 +39,7 @@ function expected(def: OrderIndexDef, all: Iterable<Order>): string[] {
   const sign = def.direction === 'asc' ? 1 : -1;
   return [...all]
     .filter(def.member)
-    .map(def.entry)
+    .map((order) => entryOf(def, order))
     .sort((a, b) => compareEntries(a, b, sign))
     .map((e) => e.id);
 }

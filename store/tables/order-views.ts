@@ -53,8 +53,8 @@ export interface OrderIndexDef {
   direction: Direction;
   /** Whether the order belongs in the index. */
   member(order: Order): boolean;
-  /** The order's entry (id, sort key, tie-break). */
-  entry(order: Order): IndexEntry;
+  /** The order's sort key (ties are broken by order number, then id). */
+  key(order: Order): SortValue;
 }
 
 const STATUS_RANK = new Map<OrderStatus, number>(ORDER_STATUSES.map((s, i) => [s, i]));
@@ -166,7 +166,7 @@ export function orderViewDef(spec: OrderViewSpec): OrderIndexDef {
   return {
     direction: spec.dir,
     member,
-    entry: (order) => ({ id: order.id, key: sortValueOf(order, key), tie: order.number }),
+    key: (order) => sortValueOf(order, key),
   };
 }
 
@@ -180,7 +180,7 @@ function workingColumn(status: OrderStatus): OrderIndexDef {
   return {
     direction: 'asc',
     member: (order) => order.status === status,
-    entry: (order) => ({ id: order.id, key: order.paidAt ?? order.createdAt, tie: order.number }),
+    key: (order) => order.paidAt ?? order.createdAt,
   };
 }
 
@@ -197,7 +197,7 @@ export function boardDefs(dayStart: number): Record<BoardColumn, OrderIndexDef> 
       direction: 'desc',
       member: (order) =>
         order.status === 'fulfilled' && order.fulfilledAt !== null && order.fulfilledAt >= dayStart,
-      entry: (order) => ({ id: order.id, key: order.fulfilledAt, tie: order.number }),
+      key: (order) => order.fulfilledAt,
     },
   };
 }
@@ -206,7 +206,7 @@ export function boardDefs(dayStart: number): Record<BoardColumn, OrderIndexDef> 
 export function buildOrderIndex(def: OrderIndexDef, orders: EntityTable<Order>): SortedIndex {
   const entries: IndexEntry[] = [];
   orders.forEach((order) => {
-    if (def.member(order)) entries.push(def.entry(order));
+    if (def.member(order)) entries.push(entryOf(def, order));
   });
   return SortedIndex.build(entries, def.direction);
 }
@@ -217,6 +217,11 @@ export interface OrderDiff {
   after: Order | undefined;
 }
 
+/** The index entry of an order under a definition. */
+export function entryOf(def: OrderIndexDef, order: Order): IndexEntry {
+  return { id: order.id, key: def.key(order), tie: order.number };
+}
+
 /** Applies a batch of diffs to one index: moves only the orders whose place or membership changed. */
 export function applyOrderDiffs(
   index: SortedIndex,
@@ -225,9 +230,16 @@ export function applyOrderDiffs(
 ): SortedIndex {
   const draft = index.edit();
   for (const { before, after } of diffs) {
-    const was = before !== undefined && def.member(before) ? def.entry(before) : null;
-    const is = after !== undefined && def.member(after) ? def.entry(after) : null;
-    if (was !== null || is !== null) draft.move(was, is);
+    const was = before !== undefined && def.member(before);
+    const is = after !== undefined && def.member(after);
+    if (!was && !is) continue;
+    if (was && is) {
+      const key = def.key(after);
+      if (key === def.key(before) && after.number === before.number) continue;
+      draft.remove(entryOf(def, before));
+      draft.insert({ id: after.id, key, tie: after.number });
+    } else if (was) draft.remove(entryOf(def, before!));
+    else draft.insert(entryOf(def, after!));
   }
   return draft.commit();
 }

@@ -60,26 +60,27 @@ export function reconcileOrders(
 ): OrderBatch {
   const draft = records.orders.edit();
   const graves = records.orderTombstones.edit();
+  const anyGraves = records.orderTombstones.size > 0;
   let overlays: Record<string, OrderOverlay> | null = null;
-  const first = new Map<string, Order | undefined>();
-  const remember = (id: string) => {
-    if (!first.has(id)) first.set(id, draft.get(id));
-  };
+  /** Per changed id: its slot and its record before the batch. */
+  const first = new Map<string, { slot: number; before: Order | undefined }>();
   for (const { kind, record } of changes) {
     const id = record.id;
+    const slot = draft.slotOf(id);
+    const held = draft.atSlot(slot);
     const overlay = (overlays ?? records.overlays)[id];
-    const confirmed = overlay ? overlay.base : draft.get(id);
+    const confirmed = overlay ? overlay.base : held;
     if (kind === 'upsert') {
-      if (reconcileUpsert(record, confirmed, graves.get(id)) === 'ignore') continue;
-      if (graves.get(id)) graves.delete(id);
-      remember(id);
+      const grave = anyGraves || graves.size > 0 ? graves.get(id) : undefined;
+      if (reconcileUpsert(record, confirmed, grave) === 'ignore') continue;
+      if (grave) graves.delete(id);
+      if (!first.has(id)) first.set(id, { slot, before: held });
       if (overlay) {
         overlays ??= { ...records.overlays };
         const next = { base: record, optimistic: overlay.optimistic };
         overlays[id] = next;
-        const visible = visibleOrder(next);
-        if (visible) draft.set(visible);
-      } else draft.set(record);
+        draft.setAt(slot, visibleOrder(next));
+      } else draft.setAt(slot, record);
     } else {
       if (reconcileDelete(record, confirmed) === 'ignore') continue;
       const grave = graves.get(id);
@@ -89,15 +90,15 @@ export function reconcileOrders(
         overlays ??= { ...records.overlays };
         delete overlays[id];
       }
-      if (draft.get(id) === undefined) continue;
-      remember(id);
-      draft.delete(id);
+      if (held === undefined) continue;
+      if (!first.has(id)) first.set(id, { slot, before: held });
+      draft.setAt(slot, undefined);
     }
   }
   const orders = draft.commit();
   const diffs: RecordDiff<Order>[] = [];
-  for (const [id, before] of first) {
-    const after = orders.get(id);
+  for (const { slot, before } of first.values()) {
+    const after = orders.atSlot(slot);
     if (before !== after) diffs.push({ before, after });
   }
   return {
