@@ -239,7 +239,8 @@ function dropDetail<T extends { id: string }>(
   const draft = table.edit();
   for (const record of all) draft.delete(record.id);
   const { [orderId]: _dropped, ...rest } = groups;
-  return { table: draft.commit(), groups: rest };
+  // An empty table starts afresh, so ids of details no longer shown are forgotten.
+  return { table: draft.size === 0 ? EntityTable.empty() : draft.commit(), groups: rest };
 }
 
 /** The entity tables, indexes and metrics, with their actions. */
