@@ -11,7 +11,7 @@ const card = (page: Page, number: number) =>
 const column = (page: Page, name: string) => page.getByTestId(`column-${name}`);
 const openDrawer = async (desk: Desk, id: string) => {
   await desk.page.goto(`${e2e().appUrl}/orders/${id}?view=board`);
-  await desk.page.getByRole('dialog').waitFor();
+  await desk.page.getByRole('dialog').getByTestId('assignee').waitFor();
 };
 const assignee = (page: Page) => page.getByRole('dialog').getByTestId('assignee');
 

@@ -35,7 +35,9 @@ function NavLink({ to, current, children }: { to: string; current: boolean; chil
 
 /** The signed-in desk: header (nav, live metrics, connection, user), the page, the drawer. */
 export function DeskShell({ user, role }: { user: SessionUser; role: DeskRole }) {
-  const desk = useMemo(() => createDeskData(), []);
+  // One data layer per signed-in member (the shell is keyed by user id).
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const desk = useMemo(() => createDeskData({ id: user.id, name: user.name, role }), []);
   const { pathname, search } = useLocation();
   const drawer = matchPath('/orders/:id', pathname);
   const background = drawer
