@@ -15,7 +15,7 @@ import { Seeder } from './lib/seeder.ts';
 import { schema } from './schema.ts';
 
 /**
- * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--no-record]`
+ * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--data store|interim] [--no-record] [--profile]`
  *
  * The desk in a real browser under load: a throwaway local backend with `--orders` seeded orders,
  * the app as a production build (`vite build` + `vite preview`), headless Debian Chromium
@@ -120,6 +120,8 @@ async function main(): Promise<void> {
   const warmup = numberArg(args, 'warmup', 3, { min: 0, max: 60 });
   const recordResults = !args.has('no-record');
   const profile = args.has('profile');
+  const data = args.get('data') ?? 'store';
+  if (data !== 'store' && data !== 'interim') throw new Error('--data must be store or interim');
   if (!existsSync(CHROMIUM))
     throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 
@@ -167,7 +169,9 @@ async function main(): Promise<void> {
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
 
     // Navigation → first painted table with every order (session restored from the cookie).
-    await page.goto(`${appUrl}/orders?bench=1&rows=${orders}`);
+    await page.goto(
+      `${appUrl}/orders?bench=1&rows=${orders}${data === 'interim' ? '&data=interim' : ''}`,
+    );
     await page.waitForFunction(() => window.__livedeskBench?.firstTable !== null, null, {
       timeout: 180_000,
       polling: 200,
