@@ -193,6 +193,12 @@ export function createStoreDesk(store: DeskStore): DeskData {
         body: body.trim(),
         deleted: false,
       };
+      const drop = () =>
+        local.setState((s) => {
+          const { [id]: _dropped, ...rest } = s.pendingNotes;
+          return { pendingNotes: rest };
+        });
+      // Shown at once; the store gets the note through realtime (or its next read).
       local.setState((s) => ({ pendingNotes: { ...s.pendingNotes, [id]: note } }));
       try {
         await sdk().databases.createDocument({
@@ -208,21 +214,19 @@ export function createStoreDesk(store: DeskStore): DeskData {
           },
         });
       } catch (error) {
+        drop();
         throw toAppError(error, 'add notes');
-      } finally {
-        const { [id]: _sent, ...rest } = local.getState().pendingNotes;
-        // keep showing it until the store has it (realtime echo or the next read)
-        if (store.getState().notes.get(id) || !_sent) local.setState({ pendingNotes: rest });
-        else
-          setTimeout(
-            () =>
-              local.setState((s) => {
-                const { [id]: _x, ...r } = s.pendingNotes;
-                return { pendingNotes: r };
-              }),
-            3000,
-          );
       }
+      if (store.getState().notes.get(id)) return drop();
+      const unsubscribe = store.subscribe((state) => {
+        if (!state.notes.get(id)) return;
+        unsubscribe();
+        drop();
+      });
+      setTimeout(() => {
+        unsubscribe();
+        drop();
+      }, 10_000);
     },
     refreshOrder: (orderId) => store.getState().refreshOrder(orderId),
   };
