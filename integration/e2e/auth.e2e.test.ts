@@ -49,31 +49,28 @@ describe('sign-in, session and roles (browser)', () => {
     await ana.context.close();
   });
 
-  it.skipIf(e2e().missing.orderAction !== null)(
-    'sends someone whose session ended to sign in, then back to the order',
-    async () => {
-      const order = await createPaidOrder(e2e().backend, 'Sasha Session');
-      const ana = await signedIn(browser, 'ana', `/orders/${order.id}?view=board`);
-      await ana.page.getByRole('dialog').waitFor();
-      await ana.page.getByRole('button', { name: 'Claim', exact: true }).waitFor();
-      await new Users(adminClient(e2e().backend)).deleteSessions({ userId: account('ana').id });
-      await ana.page.getByRole('button', { name: 'Claim', exact: true }).click();
-      await ana.page.getByRole('heading', { name: 'Sign in to the desk' }).waitFor();
-      await ana.page.getByText('Your session has ended. Sign in again.').waitFor();
-      expect(new URL(ana.page.url()).searchParams.get('redirectTo')).toBe(
-        `/orders/${order.id}?view=board`,
-      );
-      await ana.page.getByLabel('Email').fill(account('ana').email);
-      await ana.page.getByLabel('Password').fill(e2e().password);
-      await ana.page.getByRole('button', { name: 'Sign in' }).click();
-      await ana.page.waitForURL((url) => url.pathname === `/orders/${order.id}`);
-      await ana.page
-        .getByRole('dialog')
-        .getByRole('button', { name: 'Claim', exact: true })
-        .waitFor();
-      await ana.context.close();
-    },
-  );
+  it('sends someone whose session ended to sign in, then back to the order', async () => {
+    const order = await createPaidOrder(e2e().backend, 'Sasha Session');
+    const ana = await signedIn(browser, 'ana', `/orders/${order.id}?view=board`);
+    await ana.page.getByRole('dialog').waitFor();
+    await ana.page.getByRole('button', { name: 'Claim', exact: true }).waitFor();
+    await new Users(adminClient(e2e().backend)).deleteSessions({ userId: account('ana').id });
+    await ana.page.getByRole('button', { name: 'Claim', exact: true }).click();
+    await ana.page.getByRole('heading', { name: 'Sign in to the desk' }).waitFor();
+    await ana.page.getByText('Your session has ended. Sign in again.').waitFor();
+    expect(new URL(ana.page.url()).searchParams.get('redirectTo')).toBe(
+      `/orders/${order.id}?view=board`,
+    );
+    await ana.page.getByLabel('Email').fill(account('ana').email);
+    await ana.page.getByLabel('Password').fill(e2e().password);
+    await ana.page.getByRole('button', { name: 'Sign in' }).click();
+    await ana.page.waitForURL((url) => url.pathname === `/orders/${order.id}`);
+    await ana.page
+      .getByRole('dialog')
+      .getByRole('button', { name: 'Claim', exact: true })
+      .waitFor();
+    await ana.context.close();
+  });
 
   it('shows navigation by role: staff, manager, owner', async () => {
     const nav = async (who: 'ana' | 'manager' | 'owner') => {

@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { e2e, launch, screenshot, signedIn } from './support/browser.ts';
+import { launch, screenshot, signedIn } from './support/browser.ts';
 
-describe.skipIf(e2e().missing.databases !== null)('the catalog (browser)', () => {
+describe('the catalog (browser)', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launch();

@@ -15,10 +15,7 @@ const openDrawer = async (desk: Desk, id: string) => {
 };
 const assignee = (page: Page) => page.getByRole('dialog').getByTestId('assignee');
 
-const missing = e2e().missing;
-const skipReason = missing.databases ?? missing.orderAction;
-
-describe.skipIf(skipReason !== null)('the desk with several people at once (browser)', () => {
+describe('the desk with several people at once (browser)', () => {
   let browser: Browser;
   let ana: Desk;
   let ben: Desk;

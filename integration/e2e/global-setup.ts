@@ -23,8 +23,6 @@ export interface E2eContext {
   chromium: string;
   accounts: { id: string; name: string; email: string; role: string }[];
   password: string;
-  /** Backend features the desk needs; tests that need a missing one are skipped, with this reason. */
-  missing: { databases: string | null; orderAction: string | null };
   /** Where tests write screenshots. */
   artifacts: string;
   /** Why the whole suite cannot run here (no Chromium), or null. */
@@ -46,24 +44,6 @@ let backend: StartedLocalBackend | null = null;
 let app: PreviewServer | null = null;
 let control: Server | null = null;
 let outDir: string | null = null;
-
-async function hasRoute(connection: BackendConnection, path: string): Promise<boolean> {
-  const response = await fetch(`${connection.endpoint}${path}`, {
-    headers: { 'x-appwrite-project': connection.projectId, 'x-appwrite-key': connection.apiKey },
-  });
-  const body = (await response.json().catch(() => ({}))) as { type?: string };
-  return !(response.status === 404 && body.type === 'general_route_not_found');
-}
-
-async function functionDeployed(client: Client, id: string): Promise<boolean> {
-  const { Functions } = await import('node-appwrite');
-  try {
-    await new Functions(client).get({ functionId: id });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Starts a throwaway local backend, provisions and seeds it (demo accounts, catalog, a few
@@ -87,7 +67,6 @@ export async function setup(project: TestProject): Promise<void> {
       appUrl: '',
       controlUrl: '',
       backend: { kind: 'local', endpoint: '', projectId: '', apiKey: '' },
-      missing: { databases: reason, orderAction: reason },
       unavailable: reason,
     });
     return;
@@ -105,32 +84,11 @@ export async function setup(project: TestProject): Promise<void> {
     .setEndpoint(connection.endpoint)
     .setProject(connection.projectId)
     .setKey(connection.apiKey);
-  const missing: E2eContext['missing'] = { databases: null, orderAction: null };
-  if (await hasRoute(connection, '/databases')) {
-    await new Provisioner(client).apply(schema);
-    const seeder = new Seeder(client);
-    await seeder.ensureCatalog();
-    await seeder.ensureAccounts();
-    try {
-      await seeder.seedOrders(SEED_ORDERS);
-    } catch (error) {
-      // Tests make the orders they act on; seeded ones only fill the screens.
-      log(
-        `WARNING: seeding ${SEED_ORDERS} orders failed, continuing without them: ${(error as Error).message}`,
-      );
-    }
-    if (!(await functionDeployed(client, 'order-action')))
-      missing.orderAction = 'the backend has no "order-action" function deployed yet';
-  } else {
-    missing.databases = 'the local backend has no Databases API yet';
-    missing.orderAction = missing.databases;
-    // Accounts and the desk team work without databases.
-    const { Teams } = await import('node-appwrite');
-    await new Teams(client)
-      .create({ teamId: schema.team.id, name: schema.team.name })
-      .catch(() => {});
-    await new Seeder(client).ensureAccounts();
-  }
+  await new Provisioner(client).apply(schema);
+  const seeder = new Seeder(client);
+  await seeder.ensureCatalog();
+  await seeder.ensureAccounts();
+  await seeder.seedOrders(SEED_ORDERS);
   log(`backend ${connection.endpoint} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   outDir = mkdtempSync(join(tmpdir(), 'livedesk-e2e-app-'));
@@ -173,7 +131,6 @@ export async function setup(project: TestProject): Promise<void> {
     appUrl,
     backend: connection,
     controlUrl: `http://127.0.0.1:${controlPort}`,
-    missing,
     unavailable: null,
   });
 }
