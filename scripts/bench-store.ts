@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -36,9 +36,10 @@ import { numberArg, parseArgs } from './lib/env.ts';
  * every event is newer than what is held (each peer still checks `rev`).
  *
  * Figures: applying 100 events to 100,000 orders (median over batches, index upkeep included);
- * a 10,000-event burst in one batch (median of 3); sustained events/s (batches of 1,000, up to
- * ~8 s of applying, at most 300,000 events); loading a 100,000-order snapshot (median of 3); heap used after GC with the orders
- * loaded (a separate child that holds nothing else). Results go to docs/benchmarks.md ("Store").
+ * a 10,000-event burst in one batch (median of 5); sustained events/s (batches of 1,000, up to
+ * ~8 s of applying, at most 300,000 events); loading a 100,000-order snapshot (median of 3);
+ * heap used after GC with the orders loaded (a separate child that holds nothing else).
+ * Results go to docs/benchmarks.md ("Store"); `--no-record` only prints them.
  */
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -447,7 +448,7 @@ function runChild(peerName: PeerName, count: number): ChildResult {
   const apply100: number[] = [];
   for (let i = 0; i < batches; i++) apply100.push(step(stream.batch(100)));
   const bursts: number[] = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     gc();
     bursts.push(step(stream.batch(10_000)));
   }
@@ -550,6 +551,7 @@ function main(): void {
   }
   const chosen = args.get('peers');
   const peers = (typeof chosen === 'string' ? chosen.split(',') : [...PEERS]) as PeerName[];
+  const loadBefore = loadavg()[0]!;
   const runs: ChildResult[] = [];
   const heaps = new Map<PeerName, { heap: number; base: number }>();
   for (const peer of peers) {
@@ -612,11 +614,13 @@ function main(): void {
     'stream of order events, each peer in a fresh child process. The peers keep a table and one sorted index',
     '(orders by status, then oldest payment); the desk store keeps the four board columns, the newest-first',
     'view over every order and the header metrics. Events: 90% updates (half to open orders), 5% new, 5%',
-    'deleted. 100 events: median over 60 batches after 5 warm-up ones; burst: median of 3;',
+    'deleted. 100 events: median over 60 batches after 5 warm-up ones; burst: median of 5;',
     'sustained: batches of 1,000 (up to 300,000 events or ~8 s of applying); load: median of 3; heap: a child',
     'holding only the store.',
     '',
     `### ${date} UTC · ${machine()} · ${count.toLocaleString('en-US')} orders`,
+    '',
+    `Load average (1 min) ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after: the machine is shared, expect noise.`,
     '',
     ...lines,
     '',

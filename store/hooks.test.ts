@@ -45,15 +45,13 @@ describe('hooks', () => {
     act(() => root.render(createElement(DeskStoreProvider, { store }, createElement(Probe))));
     expect(container.innerHTML).toBe('<p>#7 paid:1 inProgress:2 connecting rows:b,a</p>');
     act(() =>
-      store
-        .getState()
-        .applyRemote([
-          {
-            collection: 'orders',
-            kind: 'upsert',
-            record: { ...store.getState().orders.get('a')!, number: 70, rev: 99 },
-          },
-        ]),
+      store.getState().applyRemote([
+        {
+          collection: 'orders',
+          kind: 'upsert',
+          record: { ...store.getState().orders.get('a')!, number: 70, rev: 99 },
+        },
+      ]),
     );
     expect(container.innerHTML).toBe('<p>#70 paid:1 inProgress:2 connecting rows:b,a</p>');
     act(() => root.unmount());

@@ -185,6 +185,8 @@ export class MetricsAccumulator {
     };
     for (const { before, after } of diffs) {
       if (before === after) continue;
+      if (before !== undefined && after !== undefined && this.#sameContribution(before, after))
+        continue;
       if (before !== undefined) this.#take(work, before, -1);
       if (after !== undefined) this.#take(work, after, 1);
     }
@@ -196,6 +198,18 @@ export class MetricsAccumulator {
       work.currencies ?? this.#currencies,
       work.durations ?? this.#durations,
       work.minutes ?? this.#minutes,
+    );
+  }
+
+  /** Whether two versions of an order count the same (most updates: nothing to do). */
+  #sameContribution(a: Order, b: Order): boolean {
+    return (
+      a.status === b.status &&
+      a.paidAt === b.paidAt &&
+      a.readyAt === b.readyAt &&
+      a.totalCents === b.totalCents &&
+      a.refundedCents === b.refundedCents &&
+      a.currency === b.currency
     );
   }
 

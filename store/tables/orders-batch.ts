@@ -61,20 +61,22 @@ export function reconcileOrders(
   const draft = records.orders.edit();
   const graves = records.orderTombstones.edit();
   const anyGraves = records.orderTombstones.size > 0;
+  // Keyed reads of a plain object with an id string cost a string-table lookup: only when needed.
+  const anyOverlays = Object.keys(records.overlays).length > 0;
   let overlays: Record<string, OrderOverlay> | null = null;
-  /** Per changed id: its slot and its record before the batch. */
-  const first = new Map<string, { slot: number; before: Order | undefined }>();
+  /** Per changed slot: the record before the batch. */
+  const first = new Map<number, Order | undefined>();
   for (const { kind, record } of changes) {
     const id = record.id;
     const slot = draft.slotOf(id);
     const held = draft.atSlot(slot);
-    const overlay = (overlays ?? records.overlays)[id];
+    const overlay = anyOverlays ? (overlays ?? records.overlays)[id] : undefined;
     const confirmed = overlay ? overlay.base : held;
     if (kind === 'upsert') {
       const grave = anyGraves || graves.size > 0 ? graves.get(id) : undefined;
       if (reconcileUpsert(record, confirmed, grave) === 'ignore') continue;
       if (grave) graves.delete(id);
-      if (!first.has(id)) first.set(id, { slot, before: held });
+      if (!first.has(slot)) first.set(slot, held);
       if (overlay) {
         overlays ??= { ...records.overlays };
         const next = { base: record, optimistic: overlay.optimistic };
@@ -91,13 +93,13 @@ export function reconcileOrders(
         delete overlays[id];
       }
       if (held === undefined) continue;
-      if (!first.has(id)) first.set(id, { slot, before: held });
+      if (!first.has(slot)) first.set(slot, held);
       draft.setAt(slot, undefined);
     }
   }
   const orders = draft.commit();
   const diffs: RecordDiff<Order>[] = [];
-  for (const { slot, before } of first.values()) {
+  for (const [slot, before] of first) {
     const after = orders.atSlot(slot);
     if (before !== after) diffs.push({ before, after });
   }
