@@ -62,6 +62,27 @@ export function createDeskStore(options: DeskStoreOptions = {}): DeskStore {
 }
 
 export type * from './state.ts';
+export {
+  createFunctionGateway,
+  parseExecution,
+  gatewayError,
+} from './mutations/function-gateway.ts';
+export {
+  appwriteSyncPorts,
+  createAppwriteRealtimePort,
+  createAppwriteSnapshotPort,
+} from './sync/appwrite-port.ts';
+export { lastEventAgeSeconds, secondsUntilRetry } from './sync/connection.ts';
+export * from './selectors/orders.ts';
+export * from './selectors/details.ts';
+export * from './selectors/connection.ts';
+export * from './selectors/people.ts';
+export {
+  DEFAULT_ORDER_VIEW,
+  ORDER_SORT_KEYS,
+  BOARD_COLUMNS,
+  orderViewKey,
+} from './tables/order-views.ts';
 export type { OrderActionGateway } from './mutations/gateway.ts';
 export type { SyncOptions } from './sync/engine.ts';
 export type {
