@@ -122,8 +122,11 @@ export interface DataSlice {
    * `eventsAt`: the batch carries realtime events received by then (for "last event N s ago").
    */
   applyRemote(changes: readonly RemoteChange[], meta?: { eventsAt?: number }): void;
-  /** Loads the initial snapshot: built in one pass into an empty store, else reconciled. */
-  loadSnapshot(records: SnapshotRecords): void;
+  /**
+   * Loads the initial snapshot: built in one pass into an empty store (or, with `replace`, in
+   * place of a partial snapshot shown while loading), else reconciled like any change.
+   */
+  loadSnapshot(records: SnapshotRecords, options?: { replace?: boolean }): void;
   /** Starts (or shares) maintaining a table view; release it when it is no longer shown. */
   acquireOrderView(spec: OrderViewSpec): OrderViewHandle;
   /** Advances time: republishes the per-minute series and rolls the day over at midnight. */

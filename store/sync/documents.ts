@@ -30,6 +30,16 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The fields of each record that hold objects (the rest are primitives). */
+const NESTED: { [C in SyncedCollection]: readonly (keyof SyncedEntities[C])[] } = {
+  orders: ['items'],
+  products: [],
+  notes: [],
+  activity: ['data'],
+  attachments: [],
+  exports: ['filter'],
+};
+
 type Converter<C extends SyncedCollection> = (doc: never) => SyncedEntities[C];
 
 const CONVERTERS: { [C in SyncedCollection]: Converter<C> } = {
@@ -50,7 +60,9 @@ export function recordFromDocument<C extends SyncedCollection>(
   collection: C,
   doc: DocumentMeta,
 ): SyncedEntities[C] {
-  return deepFreeze((CONVERTERS[collection] as (doc: DocumentMeta) => SyncedEntities[C])(doc));
+  const record = (CONVERTERS[collection] as (doc: DocumentMeta) => SyncedEntities[C])(doc);
+  for (const field of NESTED[collection]) deepFreeze(record[field]);
+  return Object.freeze(record) as SyncedEntities[C];
 }
 
 /** A remote change from a document of `collection`. */

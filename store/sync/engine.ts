@@ -283,16 +283,17 @@ export class SyncEngine {
    * the subscription was active for the whole read (else what follows may have been missed).
    */
   async #read(
-    epoch: number,
+    epoch: number | (() => boolean),
     collection: SyncedCollection,
     pages: AsyncGenerator<readonly DocumentMeta[]>,
     onPage: (changes: RemoteChange[], active: boolean) => void,
   ): Promise<void> {
+    const alive = typeof epoch === 'number' ? () => epoch === this.#epoch : epoch;
     for (;;) {
       const closes = this.#closes;
       const wasActive = this.#active;
       const next = await pages.next();
-      if (epoch !== this.#epoch) {
+      if (!alive()) {
         await pages.return(undefined);
         return;
       }
@@ -322,59 +323,76 @@ export class SyncEngine {
     const orders: Order[] = [];
     const products: Product[] = [];
     const exports: ExportJob[] = [];
+    let shown = false;
+    let failed = false;
+    const alive = () => !failed && epoch === this.#epoch;
     try {
       const since = this.#now() - this.#historyDays * DAY;
+      let firstPage!: () => void;
+      const firstPageRead = new Promise<void>((resolve) => (firstPage = resolve));
       const collect =
         (collection: FullSync, into: unknown[]) => (changes: RemoteChange[], active: boolean) => {
           this.#observePage(collection, changes, active);
           for (const change of changes) into.push(change.record);
-          if (collection === 'orders') this.#state.setLoad({ loaded: orders.length });
+          if (collection !== 'orders') return;
+          // The first page (the newest orders) is shown at once; the rest comes in one pass.
+          if (!shown && this.#state.orders.size === 0) {
+            shown = true;
+            this.#state.loadSnapshot({ orders: orders.slice() });
+          }
+          this.#state.setLoad({ loaded: orders.length });
+          firstPage();
         };
-      await this.#read(
-        epoch,
-        'orders',
-        cursorPages(
-          this.#snapshot,
-          'orders',
-          [Query.greaterThanEqual('$createdAt', isoTime(since)), Query.orderDesc('$createdAt')],
-          { max: this.#maxOrders, pageSize: this.#pageSize },
-        ),
-        collect('orders', orders),
-      );
-      await this.#read(
-        epoch,
-        'orders',
-        cursorPages(
-          this.#snapshot,
-          'orders',
-          [
-            Query.equal('status', [...ALWAYS_LOADED]),
-            Query.lessThan('$createdAt', isoTime(since)),
-            Query.orderAsc('$createdAt'),
-          ],
-          { pageSize: this.#pageSize },
-        ),
-        collect('orders', orders),
-      );
-      await this.#read(
-        epoch,
-        'products',
-        cursorPages(this.#snapshot, 'products', [Query.orderAsc('$createdAt')], {
+      const pages = (collection: FullSync, queries: string[], max?: number) =>
+        cursorPages(this.#snapshot, collection, queries, {
           pageSize: this.#pageSize,
-        }),
-        collect('products', products),
-      );
-      await this.#read(
-        epoch,
-        'exports',
-        cursorPages(
-          this.#snapshot,
-          'exports',
+          ...(max === undefined ? {} : { max }),
+        });
+      const recent = this.#read(
+        alive,
+        'orders',
+        pages(
+          'orders',
           [Query.greaterThanEqual('$createdAt', isoTime(since)), Query.orderDesc('$createdAt')],
-          { pageSize: this.#pageSize },
+          this.#maxOrders,
         ),
-        collect('exports', exports),
+        collect('orders', orders),
+      ).finally(firstPage);
+      // The rest runs alongside the recent orders once their first page is in (it sets the
+      // watermark close to the server's time; an older first observation would widen resyncs).
+      const rest = firstPageRead.then(() =>
+        Promise.all([
+          this.#read(
+            alive,
+            'orders',
+            pages('orders', [
+              Query.equal('status', [...ALWAYS_LOADED]),
+              Query.lessThan('$createdAt', isoTime(since)),
+              Query.orderAsc('$createdAt'),
+            ]),
+            collect('orders', orders),
+          ),
+          this.#read(
+            alive,
+            'products',
+            pages('products', [Query.orderAsc('$createdAt')]),
+            collect('products', products),
+          ),
+          this.#read(
+            alive,
+            'exports',
+            pages('exports', [
+              Query.greaterThanEqual('$createdAt', isoTime(since)),
+              Query.orderDesc('$createdAt'),
+            ]),
+            collect('exports', exports),
+          ),
+        ]),
       );
+      await Promise.all([recent, rest]).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
     } catch (error) {
       if (epoch !== this.#epoch) return;
       this.#state.setLoad({ status: 'error', error: errorInfo(error) });
@@ -383,7 +401,7 @@ export class SyncEngine {
     }
     if (epoch !== this.#epoch) return;
     this.#failures = 0;
-    this.#state.loadSnapshot({ orders, products, exports });
+    this.#state.loadSnapshot({ orders, products, exports }, { replace: shown });
     this.#buffering = false;
     this.flush();
     this.#initialDone = true;

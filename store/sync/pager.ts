@@ -21,6 +21,8 @@ export interface PageOptions {
  * Pages through `collectionId` with `cursorAfter`, for orderings on attributes that never
  * change (`$createdAt`, `$sequence`): Appwrite resumes from the cursor document's *current*
  * values, which is only safe when they cannot have moved. Stops at a short page or at `max`.
+ * The next page is requested before this one is handed over, so the server reads it while the
+ * caller converts and applies this one.
  */
 export async function* cursorPages(
   port: SnapshotPort,
@@ -30,20 +32,30 @@ export async function* cursorPages(
 ): AsyncGenerator<readonly DocumentMeta[]> {
   const pageSize = options.pageSize ?? PAGE_SIZE;
   const max = options.max ?? Infinity;
-  let read = 0;
-  let cursor: string | null = null;
-  while (read < max) {
-    const limit = Math.min(pageSize, max - read);
-    const page = await port.listDocuments(collectionId, [
+  const request = (cursor: string | null, limit: number) =>
+    port.listDocuments(collectionId, [
       ...queries,
       Query.limit(limit),
       ...(cursor === null ? [] : [Query.cursorAfter(cursor)]),
     ]);
-    const documents = page.documents;
-    read += documents.length;
-    if (documents.length) yield documents;
-    if (documents.length < limit) return;
-    cursor = documents[documents.length - 1]!.$id;
+  let read = 0;
+  let limit = Math.min(pageSize, max);
+  let next: ReturnType<typeof request> | null = request(null, limit);
+  try {
+    while (next) {
+      const documents = (await next).documents;
+      next = null;
+      read += documents.length;
+      const more = documents.length === limit && read < max;
+      if (more) {
+        limit = Math.min(pageSize, max - read);
+        next = request(documents[documents.length - 1]!.$id, limit);
+      }
+      if (documents.length) yield documents;
+    }
+  } finally {
+    // Stopped early: the prefetched page is not needed (and must not reject unhandled).
+    next?.catch(() => {});
   }
 }
 

@@ -286,13 +286,17 @@ export function createDataSlice(context: DataContext): DeskSlice<DataSlice> {
         });
       },
 
-      loadSnapshot(records) {
+      loadSnapshot(records, options) {
         const s = get();
         const now = context.now();
         const changes: RemoteChange[] = [];
         const patch: Partial<DeskState> = {};
         if (records.orders?.length) {
-          if (s.orders.size === 0 && s.orderTombstones.size === 0) {
+          const bulk =
+            (s.orders.size === 0 || options?.replace === true) &&
+            s.orderTombstones.size === 0 &&
+            Object.keys(s.overlays).length === 0;
+          if (bulk) {
             const orders = EntityTable.from(records.orders);
             const metricsAcc = MetricsAccumulator.build(orders.values(), now);
             const orderViews: Record<string, OrderViewEntry> = {};
