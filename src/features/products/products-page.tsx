@@ -1,16 +1,14 @@
 import { ID, Query } from 'appwrite';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import { productFromDocument, type Product } from '../../domain/entities.ts';
-import type { AppError } from '../../domain/errors.ts';
 import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { LIMITS, validateName, validatePriceCents } from '../../domain/validation.ts';
 import { sdk } from '../../lib/appwrite.ts';
-import { toAppError } from '../../lib/errors.ts';
-import { handleAuthError } from '../auth/session.ts';
+import { useManagedList } from '../admin/use-managed-list.ts';
 import { centsToInput, parsePriceInput } from './price.ts';
 
 interface Draft {
@@ -37,94 +35,73 @@ function validate(draft: Draft): {
   return { errors, cents };
 }
 
+async function fetchProducts(): Promise<Product[]> {
+  const { documents } = await sdk().databases.listDocuments({
+    databaseId: DATABASE_ID,
+    collectionId: COLLECTIONS.products,
+    queries: [Query.orderAsc('sortOrder'), Query.limit(500)],
+  });
+  return documents.map((d) =>
+    productFromDocument(d as unknown as Parameters<typeof productFromDocument>[0]),
+  );
+}
+
 /** `/products` (manager+): the catalog — create, edit, deactivate. Image upload comes with storage. */
 export function ProductsPage() {
-  const [products, setProducts] = useState<Product[] | null>(null);
-  const [loadError, setLoadError] = useState<AppError | null>(null);
+  const {
+    items: products,
+    loadError,
+    reload,
+    busy,
+    actionError,
+    act,
+  } = useManagedList(fetchProducts, 'view the catalog');
   const [editing, setEditing] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    setLoadError(null);
-    try {
-      const { documents } = await sdk().databases.listDocuments({
-        databaseId: DATABASE_ID,
-        collectionId: COLLECTIONS.products,
-        queries: [Query.orderAsc('sortOrder'), Query.limit(500)],
-      });
-      setProducts(
-        documents.map((d) =>
-          productFromDocument(d as unknown as Parameters<typeof productFromDocument>[0]),
-        ),
-      );
-    } catch (error) {
-      setLoadError(toAppError(error, 'view the catalog'));
-    }
-  }, []);
-
-  useEffect(() => {
-    const timer = setTimeout(() => void load(), 0);
-    return () => clearTimeout(timer);
-  }, [load]);
-
   const currency = products?.[0]?.currency ?? 'eur';
 
   const save = async (id: string | null, draft: Draft, cents: number) => {
-    setBusy(id ?? 'new');
-    setActionError(null);
-    try {
-      const data = {
-        name: draft.name.trim(),
-        description: draft.description.trim(),
-        priceCents: cents,
-      };
-      if (id)
+    const data = {
+      name: draft.name.trim(),
+      description: draft.description.trim(),
+      priceCents: cents,
+    };
+    const saved = await act(
+      id ?? 'new',
+      async () => {
+        if (id)
+          await sdk().databases.updateDocument({
+            databaseId: DATABASE_ID,
+            collectionId: COLLECTIONS.products,
+            documentId: id,
+            data,
+          });
+        else
+          await sdk().databases.createDocument({
+            databaseId: DATABASE_ID,
+            collectionId: COLLECTIONS.products,
+            documentId: ID.unique(),
+            data: { ...data, currency, active: true, sortOrder: (products?.length ?? 0) + 1 },
+          });
+      },
+      'edit the catalog',
+    );
+    if (saved) setEditing(null);
+    return saved;
+  };
+
+  const toggleActive = (product: Product) =>
+    act(
+      product.id,
+      async () => {
         await sdk().databases.updateDocument({
           databaseId: DATABASE_ID,
           collectionId: COLLECTIONS.products,
-          documentId: id,
-          data,
+          documentId: product.id,
+          data: { active: !product.active },
         });
-      else
-        await sdk().databases.createDocument({
-          databaseId: DATABASE_ID,
-          collectionId: COLLECTIONS.products,
-          documentId: ID.unique(),
-          data: { ...data, currency, active: true, sortOrder: (products?.length ?? 0) + 1 },
-        });
-      setEditing(null);
-      await load();
-      return true;
-    } catch (error) {
-      const appError = toAppError(error, 'edit the catalog');
-      handleAuthError(appError);
-      setActionError(appError.message);
-      return false;
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const toggleActive = async (product: Product) => {
-    setBusy(product.id);
-    setActionError(null);
-    try {
-      await sdk().databases.updateDocument({
-        databaseId: DATABASE_ID,
-        collectionId: COLLECTIONS.products,
-        documentId: product.id,
-        data: { active: !product.active },
-      });
-      await load();
-    } catch (error) {
-      const appError = toAppError(error, 'edit the catalog');
-      handleAuthError(appError);
-      setActionError(appError.message);
-    } finally {
-      setBusy(null);
-    }
-  };
+      },
+      'edit the catalog',
+    );
 
   return (
     <div className="page page--scroll">
@@ -145,7 +122,7 @@ export function ProductsPage() {
         </div>
       )}
       {loadError ? (
-        <ErrorState message={loadError.message} onRetry={() => void load()} />
+        <ErrorState message={loadError.message} onRetry={() => void reload()} />
       ) : products === null ? (
         <LoadingState label="Loading the catalog…" />
       ) : products.length === 0 ? (

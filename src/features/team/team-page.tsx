@@ -1,64 +1,40 @@
 import { Query, type Models } from 'appwrite';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
-import type { AppError } from '../../domain/errors.ts';
 import { DESK_TEAM_ID } from '../../domain/ids.ts';
 import { DESK_ROLES, highestDeskRole, type DeskRole } from '../../domain/roles.ts';
 import { validateEmail, validateName } from '../../domain/validation.ts';
 import { sdk } from '../../lib/appwrite.ts';
 import { toAppError } from '../../lib/errors.ts';
-import { handleAuthError } from '../auth/session.ts';
+import { useManagedList } from '../admin/use-managed-list.ts';
 import { useMember } from '../auth/use-session.ts';
 
 type Membership = Models.Membership;
 
+async function fetchMembers(): Promise<Membership[]> {
+  const { memberships } = await sdk().teams.listMemberships({
+    teamId: DESK_TEAM_ID,
+    queries: [Query.limit(100)],
+  });
+  return memberships.sort((a, b) =>
+    (a.userName || a.userEmail).localeCompare(b.userName || b.userEmail),
+  );
+}
+
 /** `/team` (owner): members and roles; change a role, remove, invite by email. */
 export function TeamPage() {
   const { user } = useMember();
-  const [members, setMembers] = useState<Membership[] | null>(null);
-  const [loadError, setLoadError] = useState<AppError | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    setLoadError(null);
-    try {
-      const { memberships } = await sdk().teams.listMemberships({
-        teamId: DESK_TEAM_ID,
-        queries: [Query.limit(100)],
-      });
-      setMembers(
-        memberships.sort((a, b) =>
-          (a.userName || a.userEmail).localeCompare(b.userName || b.userEmail),
-        ),
-      );
-    } catch (error) {
-      setLoadError(toAppError(error, 'view the team'));
-    }
-  }, []);
-
-  useEffect(() => {
-    const timer = setTimeout(() => void load(), 0);
-    return () => clearTimeout(timer);
-  }, [load]);
-
-  const act = async (id: string, work: () => Promise<unknown>, doing: string) => {
-    setBusy(id);
-    setActionError(null);
-    try {
-      await work();
-      await load();
-    } catch (error) {
-      const appError = toAppError(error, doing);
-      handleAuthError(appError);
-      setActionError(appError.message);
-    } finally {
-      setBusy(null);
-    }
-  };
+  const {
+    items: members,
+    loadError,
+    reload,
+    busy,
+    actionError,
+    act,
+  } = useManagedList(fetchMembers, 'view the team');
 
   const changeRole = (membership: Membership, role: DeskRole) =>
     act(
@@ -84,14 +60,14 @@ export function TeamPage() {
         <h1 className="page__title">Team</h1>
         <span className="page__sub">Who works the desk, and what they may do</span>
       </div>
-      <InviteForm onInvited={load} />
+      <InviteForm onInvited={reload} />
       {actionError && (
         <div className="alert alert--error" role="alert">
           {actionError}
         </div>
       )}
       {loadError ? (
-        <ErrorState message={loadError.message} onRetry={() => void load()} />
+        <ErrorState message={loadError.message} onRetry={() => void reload()} />
       ) : members === null ? (
         <LoadingState label="Loading the team…" />
       ) : (
