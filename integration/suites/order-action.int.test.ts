@@ -10,6 +10,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../../src/domain/ids.ts';
 import { ORDER_STATUSES, type OrderDocument, type OrderStatus } from '../../src/domain/order.ts';
 import { ORDER_ACTIONS, type OrderAction } from '../../src/domain/order-machine.ts';
+import {
+  EXPECTED_FOR_MANAGER,
+  EXPECTED_FOR_OUTSIDER,
+  EXPECTED_FOR_STAFF,
+} from '../../src/domain/testing/expected-actions.ts';
 import { installBrowserGlobals, storage } from '../support/browser.ts';
 import { backend, serverClient, webClient } from '../support/clients.ts';
 import { finishedExecution, poll, tickScheduler } from '../support/functions.ts';
@@ -98,28 +103,6 @@ async function member(name: string, role: Person['role']): Promise<Person> {
   return { ...user, role };
 }
 
-// The expected answer to every action on an UNASSIGNED order by role and state, written out
-// from PRODUCT.md §3 and §5. Columns follow ORDER_STATUSES:
-// pending_payment payment_failed paid preparing ready fulfilled canceled refunded.
-const IT = 'INVALID_TRANSITION';
-const FB = 'FORBIDDEN';
-const STAFF: Record<OrderAction, string[]> = {
-  claim: [IT, IT, 'ok', 'ok', 'ok', IT, IT, IT],
-  unclaim: [IT, IT, IT, IT, IT, IT, IT, IT],
-  'take-over': [FB, FB, FB, FB, FB, FB, FB, FB],
-  start: [IT, IT, 'ok', IT, IT, IT, IT, IT],
-  ready: [IT, IT, IT, 'ok', IT, IT, IT, IT],
-  fulfil: [IT, IT, IT, IT, 'ok', IT, IT, IT],
-  cancel: [FB, FB, FB, FB, FB, FB, FB, FB],
-};
-const MANAGER: Record<OrderAction, string[]> = {
-  ...STAFF,
-  'take-over': [IT, IT, 'ok', 'ok', 'ok', IT, IT, IT],
-  cancel: ['ok', 'ok', 'ok', 'ok', 'ok', IT, IT, IT],
-};
-const OUTSIDER = Object.fromEntries(
-  ORDER_ACTIONS.map((action) => [action, ORDER_STATUSES.map(() => FB)]),
-) as Record<OrderAction, string[]>;
 const STATUS_OF: Record<string, number> = {
   ok: 200,
   INVALID_TRANSITION: 400,
@@ -189,10 +172,10 @@ describe('order-action (the order workflow enforced on the server)', () => {
 
   it('answers every action × role × state as PRODUCT.md says', async () => {
     const people: [string, () => Person, Record<OrderAction, string[]>][] = [
-      ['staff', () => staff, STAFF],
-      ['manager', () => manager, MANAGER],
-      ['owner', () => owner, MANAGER],
-      ['customer', () => customer, OUTSIDER],
+      ['staff', () => staff, EXPECTED_FOR_STAFF],
+      ['manager', () => manager, EXPECTED_FOR_MANAGER],
+      ['owner', () => owner, EXPECTED_FOR_MANAGER],
+      ['customer', () => customer, EXPECTED_FOR_OUTSIDER],
     ];
     const cases = people.flatMap(([label, who, table]) =>
       ORDER_ACTIONS.flatMap((action) =>

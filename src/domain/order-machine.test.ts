@@ -13,6 +13,14 @@ import {
   type OrderChange,
 } from './order-machine.ts';
 import type { DeskRole } from './roles.ts';
+import {
+  EXPECTED_FOR_MANAGER,
+  EXPECTED_FOR_OUTSIDER,
+  EXPECTED_FOR_STAFF,
+} from './testing/expected-actions.ts';
+
+const IT = 'INVALID_TRANSITION';
+const FB = 'FORBIDDEN';
 
 const NOW = Date.parse('2026-11-22T10:00:00.000Z');
 
@@ -63,30 +71,11 @@ function outcome(result: OrderChange | AppError): string {
   return result instanceof AppError ? result.code : 'ok';
 }
 
-// The expected outcome of every action on an UNASSIGNED order, per state (PRODUCT.md §3, §5).
-// Columns follow ORDER_STATUSES: pending_payment payment_failed paid preparing ready fulfilled canceled refunded.
-const IT = 'INVALID_TRANSITION';
-const FB = 'FORBIDDEN';
-const STAFF: Record<OrderAction, string[]> = {
-  claim: [IT, IT, 'ok', 'ok', 'ok', IT, IT, IT],
-  unclaim: [IT, IT, IT, IT, IT, IT, IT, IT],
-  'take-over': [FB, FB, FB, FB, FB, FB, FB, FB],
-  start: [IT, IT, 'ok', IT, IT, IT, IT, IT],
-  ready: [IT, IT, IT, 'ok', IT, IT, IT, IT],
-  fulfil: [IT, IT, IT, IT, 'ok', IT, IT, IT],
-  cancel: [FB, FB, FB, FB, FB, FB, FB, FB],
-};
-const MANAGER: Record<OrderAction, string[]> = {
-  ...STAFF,
-  'take-over': [IT, IT, 'ok', 'ok', 'ok', IT, IT, IT],
-  cancel: ['ok', 'ok', 'ok', 'ok', 'ok', IT, IT, IT],
-};
-
 describe('decideOrderAction: every action × role × state (unassigned order)', () => {
   const roles: [DeskRole | null, Record<OrderAction, string[]> | null][] = [
-    ['staff', STAFF],
-    ['manager', MANAGER],
-    ['owner', MANAGER],
+    ['staff', EXPECTED_FOR_STAFF],
+    ['manager', EXPECTED_FOR_MANAGER],
+    ['owner', EXPECTED_FOR_MANAGER],
     [null, null],
   ];
   for (const [role, table] of roles) {
@@ -95,7 +84,7 @@ describe('decideOrderAction: every action × role × state (unassigned order)', 
         const got = ORDER_STATUSES.map((status) =>
           outcome(decide(order({ status }), action, actor(role))),
         );
-        const wanted = table ? table[action] : ORDER_STATUSES.map(() => FB);
+        const wanted = (table ?? EXPECTED_FOR_OUTSIDER)[action];
         expect(got).toEqual(wanted);
       });
     }
