@@ -72,6 +72,12 @@ export interface Order {
   rev: number;
   updatedById: string | null;
   updatedByName: string | null;
+  /**
+   * Set on a list copy: only the fields the desk's lists and metrics read were loaded (the
+   * store's snapshot, `ORDER_LIST_FIELDS` in store/sync/documents.ts); the others hold
+   * placeholders. The drawer reads the whole order.
+   */
+  partial?: true;
 }
 
 /** The attributes of an `orders` document as stored (dates as ISO strings, items as JSON). */
@@ -184,6 +190,7 @@ export function orderToDocumentData(order: Partial<Order>): Partial<OrderDocumen
       case 'id':
       case 'createdAt':
       case 'updatedAt':
+      case 'partial':
         break;
       case 'items':
         data.items = JSON.stringify(value);

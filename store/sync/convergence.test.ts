@@ -11,14 +11,21 @@ describe('convergence: after the final resync the store equals the server', () =
     it(`seeds ${first}–${last}`, { timeout: 120_000 }, async () => {
       let disconnects = 0;
       let writes = 0;
+      let opened = 0;
+      let listCopies = 0;
       for (let seed = first; seed <= last; seed++) {
         const report = await runConvergence(seed);
         expect(report.problems, `seed ${seed}`).toEqual([]);
         disconnects += report.disconnects;
         writes += report.writes;
+        opened += report.opened;
+        listCopies += report.listCopies;
       }
       expect(disconnects).toBeGreaterThan(CHUNK / 2);
       expect(writes).toBeGreaterThan(CHUNK * 20);
+      // Both kinds of record are held at the end: list copies and whole orders read on opening.
+      expect(opened).toBeGreaterThan(CHUNK / 2);
+      expect(listCopies).toBeGreaterThan(CHUNK);
     });
   }
 });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import type { DocumentMeta } from '../../src/domain/order.ts';
 import { Prng } from './testing/prng.ts';
 import { makeOrder, orderDocument } from './testing/orders.ts';
-import { changeFromEvent, documentsChannel, recordFromDocument } from './documents.ts';
+import {
+  changeFromEvent,
+  documentsChannel,
+  listOrderFromDocument,
+  ORDER_LIST_FIELDS,
+  recordFromDocument,
+} from './documents.ts';
 
 const order = makeOrder(new Prng(1), {
   id: 'o1',
@@ -31,6 +38,24 @@ describe('changeFromEvent', () => {
     expect(removed!.kind).toBe('delete');
   });
 
+  it('drops what `wanted` turns down before converting it', () => {
+    const seen: string[] = [];
+    const event = {
+      events: [`${channel}.o1.update`],
+      channels: [channel],
+      timestamp: 0,
+      payload: doc,
+    };
+    expect(
+      changeFromEvent(event, (collection, d) => {
+        seen.push(`${collection}/${d.$id}`);
+        return false;
+      }),
+    ).toBeNull();
+    expect(seen).toEqual(['orders/o1']);
+    expect(changeFromEvent(event, () => true)!.record).toEqual(order);
+  });
+
   it('ignores other channels and payloads that are not documents', () => {
     expect(
       changeFromEvent({ events: [], channels: ['account'], timestamp: 0, payload: doc }),
@@ -58,5 +83,26 @@ describe('recordFromDocument', () => {
     expect(record).toEqual(order);
     expect(Object.isFrozen(record.items)).toBe(true);
     expect(Object.isFrozen(record.items[0])).toBe(true);
+  });
+});
+
+describe('listOrderFromDocument', () => {
+  it('keeps the list fields, marks the copy partial and puts placeholders in the rest', () => {
+    const listed: DocumentMeta & Record<string, unknown> = {
+      $id: 'o1',
+      $createdAt: doc.$createdAt,
+      $updatedAt: doc.$updatedAt,
+    };
+    for (const field of ORDER_LIST_FIELDS) listed[field] = doc[field];
+    const copy = listOrderFromDocument(listed);
+    for (const field of ['id', 'createdAt', 'updatedAt', ...ORDER_LIST_FIELDS] as const)
+      expect(copy[field]).toEqual(order[field]);
+    expect(copy.partial).toBe(true);
+    expect(copy.paymentIntentId).toBeNull();
+    expect(copy.subtotalCents).toBe(0);
+    expect(Object.isFrozen(copy)).toBe(true);
+    expect(Object.isFrozen(copy.items[0])).toBe(true);
+    // The same from a whole document: the fields it does not list are not taken.
+    expect(listOrderFromDocument(doc)).toEqual(copy);
   });
 });

@@ -6,7 +6,13 @@ import {
   productFromDocument,
 } from '../../src/domain/entities.ts';
 import { DATABASE_ID } from '../../src/domain/ids.ts';
-import { orderFromDocument, type DocumentMeta } from '../../src/domain/order.ts';
+import {
+  orderFromDocument,
+  type DocumentMeta,
+  type Order,
+  type OrderDocument,
+  type OrderDocumentData,
+} from '../../src/domain/order.ts';
 import type { RemoteChange, SyncedCollection, SyncedEntities } from '../tables/changes.ts';
 import { SYNCED_COLLECTIONS } from '../tables/changes.ts';
 import type { RealtimeEvent } from './ports.ts';
@@ -65,6 +71,72 @@ export function recordFromDocument<C extends SyncedCollection>(
   return Object.freeze(record) as SyncedEntities[C];
 }
 
+/**
+ * The attributes of an order that the desk's lists and metrics read: board cards, table rows,
+ * their sorts, filters and search, and the header metrics. The snapshot reads only these (with
+ * `$id`, `$createdAt`, `$updatedAt`; `Query.select`): about 70% of the bytes and half the server
+ * time of whole documents. Realtime events, delta reads and single reads bring whole orders.
+ */
+export const ORDER_LIST_FIELDS = [
+  'number',
+  'status',
+  'customerName',
+  'customerEmail',
+  'items',
+  'totalCents',
+  'currency',
+  'refundedCents',
+  'assigneeId',
+  'assigneeName',
+  'paidAt',
+  'readyAt',
+  'fulfilledAt',
+  'rev',
+] as const satisfies readonly (keyof OrderDocumentData)[];
+
+/** What `Query.select` asks for in a list read of orders. */
+export const ORDER_LIST_SELECT: readonly string[] = [
+  '$id',
+  '$createdAt',
+  '$updatedAt',
+  ...ORDER_LIST_FIELDS,
+];
+
+/** The placeholders of the fields a list copy of an order does not have. */
+const NOT_LISTED = {
+  customerId: null,
+  subtotalCents: 0,
+  paymentIntentId: null,
+  paymentStatus: 'requires_payment_method',
+  cardBrand: null,
+  cardLast4: null,
+  failureCode: null,
+  startedAt: null,
+  canceledAt: null,
+  noteCount: 0,
+  attachmentCount: 0,
+  updatedById: null,
+  updatedByName: null,
+} as const satisfies Omit<
+  Order,
+  (typeof ORDER_LIST_FIELDS)[number] | 'id' | 'createdAt' | 'updatedAt' | 'partial'
+>;
+
+/**
+ * Converts an order document read with {@link ORDER_LIST_SELECT} into a frozen list copy:
+ * `partial`, with placeholders in the fields it lacks. A whole copy of the same version
+ * replaces it (see `isNewer`), never the other way round.
+ */
+export function listOrderFromDocument(doc: DocumentMeta): Order {
+  const order: Order = {
+    ...orderFromDocument(doc as OrderDocument),
+    ...NOT_LISTED,
+    partial: true,
+  };
+  deepFreeze(order.items);
+  return Object.freeze(order);
+}
+
 /** A remote change from a document of `collection`. */
 export function changeFromDocument(
   collection: SyncedCollection,
@@ -76,9 +148,13 @@ export function changeFromDocument(
 
 /**
  * Reads a realtime event: which synced collection, upsert or delete, and the record. Returns
- * null for events of other channels or with a payload that is not a document.
+ * null for events of other channels, with a payload that is not a document, or that `wanted`
+ * turns down (checked before the document is converted).
  */
-export function changeFromEvent(event: RealtimeEvent): RemoteChange | null {
+export function changeFromEvent(
+  event: RealtimeEvent,
+  wanted?: (collection: SyncedCollection, doc: DocumentMeta) => boolean,
+): RemoteChange | null {
   let collection: SyncedCollection | null = null;
   for (const channel of event.channels) {
     const match = CHANNEL.exec(channel);
@@ -90,6 +166,7 @@ export function changeFromEvent(event: RealtimeEvent): RemoteChange | null {
   const payload = event.payload as Partial<DocumentMeta> | null;
   if (collection === null || typeof payload !== 'object' || payload === null) return null;
   if (typeof payload.$id !== 'string' || typeof payload.$updatedAt !== 'string') return null;
+  if (wanted && !wanted(collection, payload as DocumentMeta)) return null;
   const kind = event.events.some((name) => name.endsWith('.delete')) ? 'delete' : 'upsert';
   try {
     return changeFromDocument(collection, payload as DocumentMeta, kind);

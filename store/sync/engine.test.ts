@@ -1,9 +1,11 @@
+import { Query } from 'appwrite';
 import { describe, expect, it } from 'vitest';
 import {
   orderFromDocument,
   orderToDocumentData,
   type OrderDocument,
 } from '../../src/domain/order.ts';
+import { listOrderFromDocument, ORDER_LIST_SELECT } from './documents.ts';
 import { createHarness, settle, type Harness } from './testing/harness.ts';
 import { makeOrder, orderDocument } from './testing/orders.ts';
 
@@ -31,10 +33,15 @@ function update(h: Harness, id: string, fields: Record<string, unknown>) {
   });
 }
 
-function serverOrders(h: Harness) {
+/** The server's orders as the store should hold them: list copies, except `whole` ones. */
+function serverOrders(h: Harness, whole: readonly string[] = []) {
   return h.server
     .documents('orders')
-    .map((doc) => orderFromDocument(doc as unknown as OrderDocument))
+    .map((doc) =>
+      whole.includes(doc.$id)
+        ? orderFromDocument(doc as unknown as OrderDocument)
+        : listOrderFromDocument(doc),
+    )
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 
@@ -62,6 +69,7 @@ describe('SyncEngine', () => {
     expect(h.server.readCount).toBe(0);
     h.server.connect();
     await settle();
+    // The newest orders first; the rest once their first page is in.
     expect(h.server.reads).toHaveLength(1);
     expect(h.store.getState().connection.status).toBe('connecting');
     // A change arrives while the first page is being read: buffered, not applied.
@@ -75,7 +83,8 @@ describe('SyncEngine', () => {
     expect(state.load.status).toBe('ready');
     expect(state.connection.status).toBe('live');
     expect(state.orders.get('o3')!.status).toBe('preparing');
-    expect(storeOrders(h)).toEqual(serverOrders(h));
+    // The snapshot's list copies, and the whole order the event brought.
+    expect(storeOrders(h)).toEqual(serverOrders(h, ['o3']));
     expect(state.board.columns.preparing.toArray()).toEqual(['o3']);
   });
 
@@ -122,7 +131,14 @@ describe('SyncEngine', () => {
     expect(h.store.getState().connection.status).toBe('resyncing');
     await h.drain();
     expect(h.store.getState().connection.status).toBe('live');
-    expect(storeOrders(h)).toEqual(serverOrders(h));
+    // Every order at the server's version (the delta read brings whole ones).
+    const version = (o: { id: string; rev: number; updatedAt: number; status: string }) =>
+      `${o.id}@${o.rev}/${o.updatedAt}/${o.status}`;
+    expect(storeOrders(h).map(version)).toEqual(serverOrders(h).map(version));
+    for (const id of ['o2', 'new1'])
+      expect(h.store.getState().orders.get(id)).toEqual(
+        orderFromDocument(h.server.get('orders', id) as unknown as OrderDocument),
+      );
   });
 
   it('retries a failed resync after a delay', async () => {
@@ -178,6 +194,126 @@ describe('SyncEngine', () => {
         .map((o) => o.id)
         .sort(),
     ).toEqual(['old-open', 'recent']);
+  });
+
+  it('reads the list fields of recent orders in time slices, newest first, up to maxOrders', async () => {
+    const h = createHarness({ sync: { pageSize: 2, maxOrders: 7, slices: 3 } });
+    // One order a day for 20 days, and an open one from 40 days ago.
+    h.server.seed(
+      'orders',
+      Array.from({ length: 20 }, (_, day) =>
+        orderDocument(
+          makeOrder(h.rng, {
+            id: `d${day}`,
+            number: day + 1,
+            createdAt: h.clock.now - day * DAY - 3600_000,
+            status: 'fulfilled',
+          }),
+        ),
+      ),
+    );
+    h.server.seed('orders', [
+      orderDocument(
+        makeOrder(h.rng, {
+          id: 'old',
+          number: 99,
+          createdAt: h.clock.now - 40 * DAY,
+          status: 'paid',
+        }),
+      ),
+    ]);
+    const listed: { collectionId: string; queries: readonly string[] }[] = [];
+    const list = h.server.listDocuments.bind(h.server);
+    h.server.listDocuments = (collectionId, queries) => {
+      listed.push({ collectionId, queries });
+      return list(collectionId, queries);
+    };
+    h.store.getState().startSync();
+    await settle();
+    h.server.connect();
+    await settle();
+    expect(h.server.reads).toHaveLength(1);
+    h.server.answer();
+    await settle();
+    // The newest page is shown at once; the other slices, older open orders, products and
+    // export jobs are then read at once.
+    expect(storeOrders(h).map((o) => o.id)).toEqual(['d0', 'd1']);
+    const orderReads = h.server.reads.filter((r) => r.collectionId === 'orders');
+    expect(orderReads).toHaveLength(4);
+    for (const read of orderReads)
+      expect(read.queries).toContain(Query.select([...ORDER_LIST_SELECT]));
+    await h.drain();
+    const held = storeOrders(h);
+    // The 7 newest of the last 30 days (read across slices, cut to the newest) and the open one.
+    expect(held.map((o) => o.id).sort()).toEqual(
+      ['d0', 'd1', 'd2', 'd3', 'd4', 'd5', 'd6', 'old'].sort(),
+    );
+    expect(held.every((o) => o.partial === true)).toBe(true);
+    expect(held.find((o) => o.id === 'd3')).toEqual(
+      listOrderFromDocument(h.server.get('orders', 'd3')!),
+    );
+    // A slice stops once it and the newer ones hold 7 (the newest 10 days hold 10 of them).
+    const older = (r: (typeof listed)[number]) =>
+      r.collectionId === 'orders' &&
+      r.queries.some((q) => q.startsWith('{"method":"lessThan"')) &&
+      !r.queries.some((q) => q.startsWith('{"method":"equal"'));
+    // Read whole, the middle slice would take 4 reads (2 + 2 + 2 + 1) and the oldest 1.
+    expect(listed.filter(older).length).toBeLessThan(5);
+    expect(h.store.getState().load.status).toBe('ready');
+  });
+
+  it('replaces a list copy with the whole order when it is read, and never the other way round', async () => {
+    const h = createHarness();
+    seedOrders(h, 3);
+    const stop = h.store.getState().startSync();
+    await settle();
+    h.server.connect();
+    await h.drain();
+    expect(h.store.getState().orders.get('o1')!.partial).toBe(true);
+    const before = h.store.getState().orders.get('o1')!;
+    // The drawer opens o1: its whole document, the same version.
+    const opened = h.store.getState().refreshOrder('o1');
+    await h.drain();
+    await opened;
+    const whole = h.store.getState().orders.get('o1')!;
+    expect(whole).toEqual(
+      orderFromDocument(h.server.get('orders', 'o1') as unknown as OrderDocument),
+    );
+    expect(whole.partial).toBeUndefined();
+    expect(whole.rev).toBe(before.rev);
+    // A fresh load (the engine restarted) reads list copies again: o1 stays whole.
+    stop();
+    h.store.getState().startSync();
+    await settle();
+    h.server.connect();
+    await h.drain();
+    expect(h.store.getState().load.status).toBe('ready');
+    expect(h.store.getState().orders.get('o1')).toBe(whole);
+    expect(h.store.getState().orders.get('o2')!.partial).toBe(true);
+    // A change comes whole (realtime events carry the document).
+    update(h, 'o2', { status: 'preparing' });
+    h.server.commitDue();
+    await h.drain();
+    expect(h.store.getState().orders.get('o2')!.partial).toBeUndefined();
+    expect(storeOrders(h)).toEqual(serverOrders(h, ['o1', 'o2']));
+  });
+
+  it('syncs only the collections it is given besides orders (staff: no export jobs)', async () => {
+    const h = createHarness({ sync: { fullSync: ['products'] } });
+    seedOrders(h, 2);
+    const collections = new Set<string>();
+    const list = h.server.listDocuments.bind(h.server);
+    h.server.listDocuments = (collectionId, queries) => {
+      collections.add(collectionId);
+      return list(collectionId, queries);
+    };
+    await startLive(h);
+    expect([...collections].sort()).toEqual(['orders', 'products']);
+    h.server.write('exports', 'create', 'x1', { requestedBy: 'u1', status: 'queued' });
+    h.server.commitDue();
+    await h.drain();
+    expect(h.store.getState().exports.size).toBe(0);
+    expect(h.store.getState().connection.status).toBe('live');
   });
 
   it('retries a failed initial load', async () => {

@@ -10,6 +10,8 @@ import {
   changeFromDocument,
   changeFromEvent,
   documentsChannel,
+  listOrderFromDocument,
+  ORDER_LIST_SELECT,
   recordFromDocument,
 } from './documents.ts';
 import { cursorPages, deltaPages, isoTime, PAGE_SIZE } from './pager.ts';
@@ -28,12 +30,16 @@ import {
 
 /** Collections loaded whole (in scope) and kept complete by delta reads. */
 const FULL_SYNC = ['orders', 'products', 'exports'] as const;
-type FullSync = (typeof FULL_SYNC)[number];
+/** A collection loaded whole and kept complete. */
+export type FullSync = (typeof FULL_SYNC)[number];
 
 /** Collections loaded per order, on demand. */
 const DETAIL_SYNC = ['notes', 'activity', 'attachments'] as const;
 
 const DAY = 24 * 3600_000;
+
+/** The size of the first page of the newest orders (a screenful or two, shown at once). */
+const FIRST_PAGE = 250;
 
 /** Ports and settings of the sync engine. */
 export interface SyncOptions {
@@ -47,19 +53,32 @@ export interface SyncOptions {
   resyncMarginMs?: number;
   /** Orders created this many days back are loaded, plus every open one. */
   historyDays?: number;
-  /** At most this many recent orders are loaded. */
+  /** At most this many recent orders are loaded (the newest). */
   maxOrders?: number;
   pageSize?: number;
+  /** The recent orders are read in this many time slices at once (by `$createdAt`). */
+  slices?: number;
   /** How long the first load waits for the subscription before reading anyway. */
   activationWaitMs?: number;
   /** How often metrics are republished (their per-minute series moves with time). */
   tickMs?: number;
   /** Delay before retrying a failed read, by attempt (the last value repeats). */
   retryDelaysMs?: readonly number[];
+  /**
+   * The collections besides `orders` that are loaded whole and kept complete (default: products
+   * and export jobs; staff can read no export jobs).
+   */
+  fullSync?: readonly Exclude<FullSync, 'orders'>[];
 }
 
 /** The statuses loaded whatever their age. */
 const ALWAYS_LOADED = [...OPEN_STATUSES, 'pending_payment'] as const;
+
+/** A `livedesk:` performance mark of the load's phases (`bench:ui` prints them). */
+function mark(name: string): void {
+  if (typeof performance !== 'undefined' && typeof performance.mark === 'function')
+    performance.mark(`livedesk:${name}`);
+}
 
 function errorInfo(error: unknown): ErrorInfo {
   const appError = toAppError(error);
@@ -86,9 +105,11 @@ export class SyncEngine {
   readonly #historyDays: number;
   readonly #maxOrders: number;
   readonly #pageSize: number;
+  readonly #slices: number;
   readonly #activationWaitMs: number;
   readonly #tickMs: number;
   readonly #retryDelays: readonly number[];
+  readonly #fullSync: readonly FullSync[];
 
   #queue: RemoteChange[] = [];
   #eventsAt: number | null = null;
@@ -126,9 +147,11 @@ export class SyncEngine {
     this.#historyDays = options.historyDays ?? 30;
     this.#maxOrders = options.maxOrders ?? 100_000;
     this.#pageSize = options.pageSize ?? PAGE_SIZE;
+    this.#slices = Math.max(1, Math.floor(options.slices ?? 4));
     this.#activationWaitMs = options.activationWaitMs ?? 2_000;
     this.#tickMs = options.tickMs ?? 5_000;
     this.#retryDelays = options.retryDelaysMs ?? [1_000, 2_000, 5_000, 10_000];
+    this.#fullSync = ['orders', ...(options.fullSync ?? ['products', 'exports'])];
   }
 
   get #state(): DeskState {
@@ -159,7 +182,7 @@ export class SyncEngine {
         this.#state.connectionEvent({ type: online ? 'online' : 'offline', at: this.#now() }),
       ),
     );
-    const channels = [...FULL_SYNC, ...DETAIL_SYNC].map(documentsChannel);
+    const channels = [...this.#fullSync, ...DETAIL_SYNC].map(documentsChannel);
     this.#realtime
       .subscribe(channels, (event) => this.#onEvent(event), {
         onOpen: () => this.#onOpen(),
@@ -175,6 +198,7 @@ export class SyncEngine {
         },
       );
     this.#scheduleTick();
+    mark('sync-start');
     void this.#initialLoad(epoch);
     return () => this.stop();
   }
@@ -218,9 +242,16 @@ export class SyncEngine {
 
   // Realtime -----------------------------------------------------------------------------------
 
+  /** Whether an event's document matters: notes, activity and attachments of tracked orders only. */
+  readonly #wanted = (collection: SyncedCollection, doc: DocumentMeta): boolean =>
+    !(DETAIL_SYNC as readonly string[]).includes(collection) ||
+    this.#state.details[(doc as { orderId?: string }).orderId ?? ''] !== undefined;
+
   #onEvent(event: RealtimeEvent): void {
     if (!this.#running) return;
-    const change = changeFromEvent(event);
+    // Details of orders no view tracks are dropped before they are converted (about half the
+    // traffic: every workflow step writes an activity record).
+    const change = changeFromEvent(event, this.#wanted);
     if (change === null) return;
     if (
       change.collection === 'orders' ||
@@ -279,14 +310,16 @@ export class SyncEngine {
   // Reads ----------------------------------------------------------------------------------------
 
   /**
-   * Reads pages from `pages`, converting each document; `onPage` gets the changes and whether
-   * the subscription was active for the whole read (else what follows may have been missed).
+   * Reads pages from `pages`, converting each document (whole, or with `convert`); `onPage` gets
+   * the changes and whether the subscription was active for the whole read (else what follows
+   * may have been missed), and returns `false` to stop reading.
    */
   async #read(
     epoch: number | (() => boolean),
     collection: SyncedCollection,
     pages: AsyncGenerator<readonly DocumentMeta[]>,
-    onPage: (changes: RemoteChange[], active: boolean) => void,
+    onPage: (changes: RemoteChange[], active: boolean) => void | boolean,
+    convert: (doc: DocumentMeta) => RemoteChange = (doc) => changeFromDocument(collection, doc),
   ): Promise<void> {
     const alive = typeof epoch === 'number' ? () => epoch === this.#epoch : epoch;
     for (;;) {
@@ -299,10 +332,10 @@ export class SyncEngine {
       }
       if (next.done) return;
       const active = wasActive && this.#active && closes === this.#closes;
-      onPage(
-        next.value.map((doc) => changeFromDocument(collection, doc)),
-        active,
-      );
+      if (onPage(next.value.map(convert), active) === false) {
+        await pages.return(undefined);
+        return;
+      }
     }
   }
 
@@ -312,6 +345,24 @@ export class SyncEngine {
     coverage.pageRead(active);
   }
 
+  /**
+   * The recent orders' time slices, newest first: `[from, to)` by `$createdAt` from `since`,
+   * the newest open-ended (orders created while we read are in it, or come as events).
+   */
+  #recentSlices(since: number, now: number): { from: number; to: number | null }[] {
+    const step = Math.max(1, (now - since) / this.#slices);
+    return Array.from({ length: this.#slices }, (_, i) => ({
+      from: i === this.#slices - 1 ? since : Math.round(now - (i + 1) * step),
+      to: i === 0 ? null : Math.round(now - i * step),
+    }));
+  }
+
+  /**
+   * The first load. Orders: the list fields (see `ORDER_LIST_SELECT`) of those created in the
+   * last `historyDays`, in time slices read at once, newest first within each and cut at
+   * `maxOrders` overall, plus the open ones of any age; products and export jobs whole. The
+   * newest orders are shown as soon as their first page is in, everything in one pass at the end.
+   */
   async #initialLoad(epoch: number): Promise<void> {
     const store = this.#state;
     store.setLoad({ status: 'loading', loaded: 0, error: null });
@@ -320,48 +371,92 @@ export class SyncEngine {
       new Promise<void>((resolve) => this.#later(resolve, this.#activationWaitMs)),
     ]);
     if (epoch !== this.#epoch) return;
-    const orders: Order[] = [];
+    mark('snapshot-start');
+    const now = this.#now();
+    const since = now - this.#historyDays * DAY;
+    const slices = this.#recentSlices(since, now);
+    /** Recent orders per slice (newest slice first), each newest first. */
+    const recent: Order[][] = slices.map(() => []);
+    const olderOpen: Order[] = [];
     const products: Product[] = [];
     const exports: ExportJob[] = [];
+    let loaded = 0;
     let shown = false;
     let failed = false;
     const alive = () => !failed && epoch === this.#epoch;
+    const max = this.#maxOrders;
+    /** Whether slice `i` and the newer ones hold the newest `max` orders already. */
+    const full = (i: number) => {
+      let count = 0;
+      for (let j = 0; j <= i; j++) count += recent[j]!.length;
+      return count >= max;
+    };
+    let newestIn!: () => void;
+    const newestPage = new Promise<void>((resolve) => (newestIn = resolve));
+    const ordersPage = (into: Order[]) => (changes: RemoteChange[], active: boolean) => {
+      this.#observePage('orders', changes, active);
+      for (const change of changes) into.push(change.record as Order);
+      loaded += changes.length;
+      this.#state.setLoad({ loaded });
+      if (into !== recent[0]) return;
+      newestIn();
+      if (!shown && this.#state.orders.size === 0) {
+        // The newest orders are shown at once; everything comes in one pass at the end.
+        shown = true;
+        this.#state.loadSnapshot({ orders: recent.flat() });
+        mark('snapshot-shown');
+      }
+    };
+    const collect =
+      (collection: 'products' | 'exports', into: unknown[]) =>
+      (changes: RemoteChange[], active: boolean) => {
+        this.#observePage(collection, changes, active);
+        for (const change of changes) into.push(change.record);
+      };
+    const pages = (collection: FullSync, queries: string[], max?: number, first?: number) =>
+      cursorPages(this.#snapshot, collection, queries, {
+        pageSize: this.#pageSize,
+        ...(max === undefined ? {} : { max }),
+        ...(first === undefined ? {} : { firstPageSize: first }),
+      });
+    const listed = (doc: DocumentMeta): RemoteChange => ({
+      collection: 'orders',
+      kind: 'upsert',
+      record: listOrderFromDocument(doc),
+    });
+    const select = Query.select([...ORDER_LIST_SELECT]);
     try {
-      const since = this.#now() - this.#historyDays * DAY;
-      let firstPage!: () => void;
-      const firstPageRead = new Promise<void>((resolve) => (firstPage = resolve));
-      const collect =
-        (collection: FullSync, into: unknown[]) => (changes: RemoteChange[], active: boolean) => {
-          this.#observePage(collection, changes, active);
-          for (const change of changes) into.push(change.record);
-          if (collection !== 'orders') return;
-          // The first page (the newest orders) is shown at once; the rest comes in one pass.
-          if (!shown && this.#state.orders.size === 0) {
-            shown = true;
-            this.#state.loadSnapshot({ orders: orders.slice() });
-          }
-          this.#state.setLoad({ loaded: orders.length });
-          firstPage();
-        };
-      const pages = (collection: FullSync, queries: string[], max?: number) =>
-        cursorPages(this.#snapshot, collection, queries, {
-          pageSize: this.#pageSize,
-          ...(max === undefined ? {} : { max }),
-        });
-      const recent = this.#read(
-        alive,
-        'orders',
-        pages(
+      const readSlice = (i: number) =>
+        this.#read(
+          alive,
           'orders',
-          [Query.greaterThanEqual('$createdAt', isoTime(since)), Query.orderDesc('$createdAt')],
-          this.#maxOrders,
-        ),
-        collect('orders', orders),
-      ).finally(firstPage);
-      // The rest runs alongside the recent orders once their first page is in (it sets the
-      // watermark close to the server's time; an older first observation would widen resyncs).
-      const rest = firstPageRead.then(() =>
+          pages(
+            'orders',
+            [
+              Query.greaterThanEqual('$createdAt', isoTime(slices[i]!.from)),
+              ...(slices[i]!.to === null
+                ? []
+                : [Query.lessThan('$createdAt', isoTime(slices[i]!.to!))]),
+              Query.orderDesc('$createdAt'),
+              select,
+            ],
+            max,
+            // The newest page is small: it is shown at once, and the rest waits for it.
+            i === 0 ? FIRST_PAGE : undefined,
+          ),
+          (changes, active) => {
+            ordersPage(recent[i]!)(changes, active);
+            return !full(i);
+          },
+          listed,
+        );
+      const newest = readSlice(0);
+      void newest.then(newestIn, newestIn);
+      // The rest starts once the newest page is in: the first observation sets the watermark a
+      // resync would start from (an older one, from an older slice, would widen it).
+      const rest = newestPage.then(() =>
         Promise.all([
+          ...slices.slice(1).map((_, i) => readSlice(i + 1)),
           this.#read(
             alive,
             'orders',
@@ -369,27 +464,31 @@ export class SyncEngine {
               Query.equal('status', [...ALWAYS_LOADED]),
               Query.lessThan('$createdAt', isoTime(since)),
               Query.orderAsc('$createdAt'),
+              select,
             ]),
-            collect('orders', orders),
+            ordersPage(olderOpen),
+            listed,
           ),
-          this.#read(
-            alive,
-            'products',
-            pages('products', [Query.orderAsc('$createdAt')]),
-            collect('products', products),
-          ),
-          this.#read(
-            alive,
-            'exports',
-            pages('exports', [
-              Query.greaterThanEqual('$createdAt', isoTime(since)),
-              Query.orderDesc('$createdAt'),
-            ]),
-            collect('exports', exports),
-          ),
+          this.#fullSync.includes('products') &&
+            this.#read(
+              alive,
+              'products',
+              pages('products', [Query.orderAsc('$createdAt')]),
+              collect('products', products),
+            ),
+          this.#fullSync.includes('exports') &&
+            this.#read(
+              alive,
+              'exports',
+              pages('exports', [
+                Query.greaterThanEqual('$createdAt', isoTime(since)),
+                Query.orderDesc('$createdAt'),
+              ]),
+              collect('exports', exports),
+            ),
         ]),
       );
-      await Promise.all([recent, rest]).catch((error: unknown) => {
+      await Promise.all([newest, rest]).catch((error: unknown) => {
         failed = true;
         throw error;
       });
@@ -400,10 +499,15 @@ export class SyncEngine {
       return;
     }
     if (epoch !== this.#epoch) return;
+    mark('snapshot-fetched');
     this.#failures = 0;
+    const orders = recent.flat();
+    if (orders.length > max) orders.length = max;
+    for (const order of olderOpen) orders.push(order);
     this.#state.loadSnapshot({ orders, products, exports }, { replace: shown });
     this.#buffering = false;
     this.flush();
+    mark('snapshot-applied');
     this.#initialDone = true;
     this.#state.setLoad({ status: 'ready', loaded: this.#state.orders.size, error: null });
     if (this.#atRisk()) {
@@ -423,21 +527,21 @@ export class SyncEngine {
         this.#resyncWanted = false;
         this.#state.connectionEvent({ type: 'resync', at: this.#now() });
         const from: Partial<Record<FullSync, number>> = {};
-        for (const collection of FULL_SYNC) {
+        for (const collection of this.#fullSync) {
           const start = this.#coverage[collection].take();
           if (start !== null) from[collection] = start;
         }
         const details = this.#detailRisk;
         this.#detailRisk = false;
         const restore = () => {
-          for (const collection of FULL_SYNC) {
+          for (const collection of this.#fullSync) {
             const start = from[collection];
             if (start !== undefined) this.#coverage[collection].restore(start);
           }
           if (details) this.#detailRisk = true;
         };
         try {
-          for (const collection of FULL_SYNC) {
+          for (const collection of this.#fullSync) {
             const start = from[collection];
             if (start === undefined) continue;
             await this.#read(

@@ -35,6 +35,18 @@ describe('cursorPages', () => {
     expect(capped.map((p) => p.length)).toEqual([10, 5]);
   });
 
+  it('reads a smaller first page when asked', async () => {
+    const { model } = server(23);
+    const pages = await collect(
+      cursorPages(model, 'orders', [Query.orderAsc('$createdAt')], {
+        pageSize: 10,
+        firstPageSize: 2,
+      }),
+    );
+    expect(pages.map((p) => p.length)).toEqual([2, 10, 10, 1]);
+    expect(new Set(pages.flat()).size).toBe(23);
+  });
+
   it('makes no extra read after a short page', async () => {
     const { model } = server(20);
     await collect(cursorPages(model, 'orders', [], { pageSize: 10 }));

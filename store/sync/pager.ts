@@ -15,6 +15,8 @@ export interface PageOptions {
   /** Stop after this many documents (the last page is cut). */
   max?: number;
   pageSize?: number;
+  /** A smaller first page (default: `pageSize`), to have something to show sooner. */
+  firstPageSize?: number;
 }
 
 /**
@@ -39,7 +41,7 @@ export async function* cursorPages(
       ...(cursor === null ? [] : [Query.cursorAfter(cursor)]),
     ]);
   let read = 0;
-  let limit = Math.min(pageSize, max);
+  let limit = Math.min(options.firstPageSize ?? pageSize, pageSize, max);
   let next: ReturnType<typeof request> | null = request(null, limit);
   try {
     while (next) {

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { isNewer, reconcileDelete, reconcileUpsert, tombstoneOf } from './reconcile.ts';
 
 const r = (rev: number | undefined, updatedAt: number) => ({ id: 'x', rev, updatedAt });
+const part = (rev: number | undefined, updatedAt: number) => ({
+  ...r(rev, updatedAt),
+  partial: true,
+});
 
 describe('isNewer (higher rev wins, then later updatedAt; equal keeps local)', () => {
   it.each([
@@ -14,6 +18,11 @@ describe('isNewer (higher rev wins, then later updatedAt; equal keeps local)', (
     ['no rev: later time', r(undefined, 21), r(undefined, 20), true],
     ['no rev: same time', r(undefined, 20), r(undefined, 20), false],
     ['rev on one side only: time decides', r(5, 19), r(undefined, 20), false],
+    ['whole copy of the version held partial', r(2, 20), part(2, 20), true],
+    ['partial copy of the version held whole', part(2, 20), r(2, 20), false],
+    ['partial duplicate', part(2, 20), part(2, 20), false],
+    ['partial copy of a newer version', part(3, 30), r(2, 20), true],
+    ['whole copy of an older version', r(1, 10), part(2, 20), false],
   ] as const)('%s', (_name, incoming, local, expected) => {
     expect(isNewer(incoming, local)).toBe(expected);
   });
@@ -32,6 +41,13 @@ describe('reconcileUpsert', () => {
     expect(reconcileUpsert(r(2, 40), undefined, grave)).toBe('ignore');
     expect(reconcileUpsert(r(4, 40), undefined, grave)).toBe('apply');
   });
+
+  it('never resurrects a deleted record with a partial copy of its version', () => {
+    const grave = tombstoneOf(part(3, 30));
+    expect(grave).toEqual({ id: 'x', rev: 3, updatedAt: 30 });
+    expect(reconcileUpsert(r(3, 30), undefined, grave)).toBe('ignore');
+    expect(reconcileUpsert(part(3, 30), undefined, grave)).toBe('ignore');
+  });
 });
 
 describe('reconcileDelete', () => {
@@ -43,5 +59,9 @@ describe('reconcileDelete', () => {
 
   it('does not remove a record newer than the deleted one', () => {
     expect(reconcileDelete(r(2, 20), r(3, 30))).toBe('ignore');
+  });
+
+  it('removes a partial copy of the deleted version', () => {
+    expect(reconcileDelete(r(3, 30), part(3, 30))).toBe('apply');
   });
 });

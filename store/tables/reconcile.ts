@@ -1,8 +1,13 @@
-/** What reconcile compares: a record's version stamp. `rev` is absent on entities without one. */
+/**
+ * What reconcile compares: a record's version stamp. `rev` is absent on entities without one;
+ * `partial` marks a copy with only some fields (an order's list fields), which a whole copy of
+ * the same version replaces.
+ */
 export interface Stamped {
   readonly id: string;
   readonly updatedAt: number;
   readonly rev?: number;
+  readonly partial?: boolean;
 }
 
 /** Where a change came from: the backend (`remote`) or this tab's optimistic write (`local`). */
@@ -17,15 +22,17 @@ export interface Tombstone {
 
 /**
  * The conflict rule: `incoming` wins iff it has the higher `rev`, or the same `rev` (or none on
- * either side) and a later `updatedAt`. Equal stamps keep the local record, so a duplicate or
- * an echo of what is already held changes nothing.
+ * either side) and a later `updatedAt`, or the same version whole where the local copy is
+ * partial. Otherwise equal stamps keep the local record, so a duplicate or an echo of what is
+ * already held changes nothing, and a partial copy never replaces a whole one of its version.
  */
 export function isNewer(incoming: Stamped, local: Stamped | undefined): boolean {
   if (local === undefined) return true;
   const a = incoming.rev;
   const b = local.rev;
   if (a !== undefined && b !== undefined && a !== b) return a > b;
-  return incoming.updatedAt > local.updatedAt;
+  if (incoming.updatedAt !== local.updatedAt) return incoming.updatedAt > local.updatedAt;
+  return local.partial === true && incoming.partial !== true;
 }
 
 /** The tombstone a delete of `record` leaves. */

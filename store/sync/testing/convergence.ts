@@ -13,6 +13,7 @@ import {
   DEFAULT_ORDER_VIEW,
   orderViewDef,
 } from '../../tables/order-views.ts';
+import { listOrderFromDocument } from '../documents.ts';
 import { createHarness, settle, type Harness } from './harness.ts';
 import { advanceOrder, cancelOrder, makeOrder, orderDocument } from './orders.ts';
 
@@ -25,6 +26,10 @@ export interface ConvergenceReport {
   writes: number;
   disconnects: number;
   delivered: number;
+  /** Times the drawer opened an order (a whole read). */
+  opened: number;
+  /** Orders held as the snapshot's list copy at the end. */
+  listCopies: number;
   /** Differences between the store and the server after the final resync (empty: converged). */
   problems: string[];
 }
@@ -41,7 +46,9 @@ function orderOf(doc: unknown): Order {
  * a rebuild from its table).
  *
  * Scope: the store holds orders created in the last 30 days, orders open when the snapshot
- * ran, and every order changed after the engine kept its first snapshot page. Deletes (never done
+ * ran, and every order changed after the engine kept its first snapshot page; an order still
+ * held as the snapshot's list copy (never changed since, nor opened: the drawer reads the whole
+ * order) must be the list fields of the server's version. Deletes (never done
  * by the product) only happen while the subscription is active and are not cut off by a
  * disconnect, since a delta read cannot see them.
  */
@@ -66,6 +73,8 @@ export async function runConvergence(
     writes: 0,
     disconnects: 0,
     delivered: 0,
+    opened: 0,
+    listCopies: 0,
     problems: [],
   };
 
@@ -101,6 +110,8 @@ export async function runConvergence(
   // Old orders are left alone until the engine has kept a first orders page: before that it is
   // not watching yet, and an old order that leaves the scope (open → closed) is simply not loaded.
   let covered = false;
+  /** Orders whose whole document was read on opening: never a list copy after that. */
+  const wholeRead = new Set<string>();
   const deletesInFlight = () =>
     server.pendingDeletes > 0 ||
     server.inFlight.some((event) => event.events.some((name) => name.endsWith('.delete')));
@@ -171,8 +182,23 @@ export async function runConvergence(
         if (rng.chance(0.06)) server.fail(at);
         else server.answer(at);
       }
-    } else if (roll < 0.88) h.scheduler.runFrame();
-    else if (roll < 0.93) {
+    } else if (roll < 0.88) {
+      // Sometimes the drawer opens on an order: its whole document is read.
+      const held = h.store.getState().orders.toArray();
+      if (held.length && rng.chance(0.1)) {
+        const id = rng.pick(held).id;
+        trace(`  open ${id}`);
+        report.opened++;
+        h.store
+          .getState()
+          .refreshOrder(id)
+          .then(
+            () => wholeRead.add(id),
+            () => {},
+          );
+      }
+      h.scheduler.runFrame();
+    } else if (roll < 0.93) {
       if (server.active && !deletesInFlight()) {
         server.disconnect();
         report.disconnects++;
@@ -215,12 +241,16 @@ export async function runConvergence(
       expected.set(doc.$id, orderOf(doc));
   for (const [id, order] of expected) {
     const held = state.orders.get(id);
+    // A list copy (from the snapshot) must be the current version's list fields.
+    const want = held?.partial ? listOrderFromDocument(server.get('orders', id)!) : order;
+    if (held?.partial) report.listCopies++;
+    if (held?.partial && wholeRead.has(id)) problems.push(`list copy after opening ${id}`);
     if (!held) {
       problems.push(`lost ${id}`);
       trace(
         `lost ${id}: created ${order.createdAt - start} updated ${order.updatedAt - start} status ${order.status} recent ${recent.has(id)} oldOpen ${oldOpen.has(id)} touched ${touched.has(id)}`,
       );
-    } else if (JSON.stringify(held) !== JSON.stringify(order))
+    } else if (JSON.stringify(held) !== JSON.stringify(want))
       problems.push(`stale ${id}: rev ${held.rev} (server ${order.rev})`);
   }
   state.orders.forEach((order) => {

@@ -21,7 +21,8 @@ import type { Prng } from './prng.ts';
  *   database commit can;
  * - `listDocuments` with the query subset the engine uses (filters, `or`/`and`, orders with the
  *   `$sequence` tie-break, `cursorAfter` resolved from the cursor document's *current* values,
- *   `limit`, `total` capped at 5,000), answered when the test decides;
+ *   `limit`, `select` (system fields always), `total` capped at 5,000), answered when the test
+ *   decides;
  * - a realtime subscription that is active or not; events of visible writes go in flight while
  *   it is active and are delivered reordered or duplicated as the test decides, and lost when it
  *   drops (Appwrite has no replay).
@@ -471,8 +472,11 @@ export class ModelServer implements RealtimePort, SnapshotPort {
     const orders: { attribute: string; sign: number }[] = [];
     let limit = 25;
     let cursor: string | null = null;
+    let selected: Set<string> | null = null;
     for (const q of queries) {
-      if (q.method === 'limit') limit = Number(q.values![0]);
+      if (q.method === 'select')
+        selected = new Set([...(selected ?? []), ...(q.values as string[])]);
+      else if (q.method === 'limit') limit = Number(q.values![0]);
       else if (q.method === 'cursorAfter') cursor = String(q.values![0]);
       else if (q.method === 'orderAsc') orders.push({ attribute: q.attribute!, sign: 1 });
       else if (q.method === 'orderDesc') orders.push({ attribute: q.attribute!, sign: -1 });
@@ -501,6 +505,13 @@ export class ModelServer implements RealtimePort, SnapshotPort {
         });
       rows = rows.filter((doc) => order(doc, at) > 0);
     }
-    return { documents: rows.slice(0, limit).map((doc) => structuredClone(doc)), total };
+    const project = (doc: ModelDocument): ModelDocument => {
+      if (selected === null || selected.has('*')) return structuredClone(doc);
+      const out: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(doc))
+        if (key.startsWith('$') || selected.has(key)) out[key] = structuredClone(value);
+      return out as ModelDocument;
+    };
+    return { documents: rows.slice(0, limit).map(project), total };
   }
 }
