@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'node-appwrite';
 import { chromium, type Page } from 'playwright-core';
@@ -15,7 +15,7 @@ import { Seeder } from './lib/seeder.ts';
 import { schema } from './schema.ts';
 
 /**
- * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--data store|interim] [--no-record] [--profile]`
+ * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--no-record] [--profile]`
  *
  * The desk in a real browser under load: a throwaway local backend with `--orders` seeded orders,
  * the app as a production build (`vite build` + `vite preview`), headless Debian Chromium
@@ -120,8 +120,6 @@ async function main(): Promise<void> {
   const warmup = numberArg(args, 'warmup', 3, { min: 0, max: 60 });
   const recordResults = !args.has('no-record');
   const profile = args.has('profile');
-  const data = args.get('data') ?? 'store';
-  if (data !== 'store' && data !== 'interim') throw new Error('--data must be store or interim');
   if (!existsSync(CHROMIUM))
     throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 
@@ -169,9 +167,8 @@ async function main(): Promise<void> {
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
 
     // Navigation → first painted table with every order (session restored from the cookie).
-    await page.goto(
-      `${appUrl}/orders?bench=1&rows=${orders}${data === 'interim' ? '&data=interim' : ''}`,
-    );
+    const loadBefore = loadavg()[0]!;
+    await page.goto(`${appUrl}/orders?bench=1&rows=${orders}`);
     await page.waitForFunction(() => window.__livedeskBench?.firstTable !== null, null, {
       timeout: 180_000,
       polling: 200,
@@ -250,7 +247,7 @@ async function main(): Promise<void> {
     const heapEnd = await heapMb(page);
     const finalRows = await page.evaluate(() => window.__livedeskBench!.tableRows);
     const simulated = simulatorOutput.trim().split('\n').at(-1) ?? '';
-    const layer = record.layer;
+    const loadAfter = loadavg()[0]!;
     if (exitCode !== 0) log(`simulator exited with code ${exitCode}: ${simulated}`);
 
     const intervals = record.frames.slice(1).map((t, i) => t - record.frames[i]!);
@@ -318,7 +315,7 @@ async function main(): Promise<void> {
     const chromeVersion = browser.version();
     const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const header = `${date} UTC · ${machine()} · Chromium ${chromeVersion} headless (${FLAGS.filter((f) => f !== '--headless').join(' ')})`;
-    const traffic = `Data layer: ${layer}. ${orders.toLocaleString('en-US')} orders seeded; simulator ${rate}/s for ${duration} s in a separate process (${simulated || 'no summary'}); steady phase ${steadySeconds.toFixed(1)} s after ${warmup} s warm-up, ${results.events.toLocaleString('en-US')} events painted, ${results.frames} frames; table rows at the end: ${finalRows.toLocaleString('en-US')}`;
+    const traffic = `Load average (1 min) ${loadBefore.toFixed(2)} before loading, ${loadAfter.toFixed(2)} after the traffic. ${orders.toLocaleString('en-US')} orders seeded; simulator ${rate}/s for ${duration} s in a separate process (${simulated || 'no summary'}); steady phase ${steadySeconds.toFixed(1)} s after ${warmup} s warm-up, ${results.events.toLocaleString('en-US')} events painted, ${results.frames} frames; table rows at the end: ${finalRows.toLocaleString('en-US')}`;
     const table = [
       '| metric | result | target | |',
       '|---|---|---|---|',

@@ -26,11 +26,7 @@ export interface Sdk {
   realtime: Realtime;
 }
 
-/** What the realtime connection just did. */
-export type ConnectionSignal = 'open' | 'close' | 'error';
-
 let instance: Sdk | null = null;
-const connectionListeners = new Set<(signal: ConnectionSignal) => void>();
 
 /** The SDK facade, created on first use from the validated config. */
 export function sdk(): Sdk {
@@ -38,9 +34,6 @@ export function sdk(): Sdk {
   const { endpoint, projectId } = config();
   const client = new Client().setEndpoint(endpoint).setProject(projectId);
   const realtime = new Realtime(client);
-  realtime.onOpen(() => emit('open'));
-  realtime.onClose(() => emit('close'));
-  realtime.onError(() => emit('error'));
   instance = {
     client,
     account: new Account(client),
@@ -51,16 +44,6 @@ export function sdk(): Sdk {
     realtime,
   };
   return instance;
-}
-
-function emit(signal: ConnectionSignal): void {
-  for (const listener of [...connectionListeners]) listener(signal);
-}
-
-/** Calls `listener` whenever the realtime socket opens, closes or errors; returns its cleanup. */
-export function onConnection(listener: (signal: ConnectionSignal) => void): () => void {
-  connectionListeners.add(listener);
-  return () => connectionListeners.delete(listener);
 }
 
 /**

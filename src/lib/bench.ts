@@ -25,8 +25,6 @@ export interface BenchRecord {
   firstTable: number | null;
   tableRows: number;
   targetRows: number;
-  /** Which data layer feeds the views. */
-  layer: string;
 }
 
 declare global {
@@ -49,7 +47,6 @@ function start(): BenchRecord {
     firstTable: null,
     tableRows: 0,
     targetRows: Number(new URLSearchParams(window.location.search).get('rows') ?? 100_000),
-    layer: 'unknown',
   };
   window.__livedeskBench = made;
   const tick = (time: number) => {
@@ -103,12 +100,6 @@ function bench(): BenchRecord | null {
   if (!enabled) return null;
   record ??= start();
   return record;
-}
-
-/** Names the data layer behind the views (reported by the benchmark). */
-export function benchDataLayer(name: string): void {
-  const b = bench();
-  if (b) b.layer = name;
 }
 
 /** Called when the orders table renders `rows` rows; stamps the first painted frame at the target size. */

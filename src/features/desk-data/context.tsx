@@ -1,5 +1,4 @@
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
-import { benchEnabled, benchEventsApplied } from '../../lib/bench.ts';
 import type { DeskData } from './types.ts';
 
 const DeskContext = createContext<DeskData | null>(null);
@@ -7,20 +6,6 @@ const DeskContext = createContext<DeskData | null>(null);
 /** Provides the desk's data layer to the views below and runs its sync while mounted. */
 export function DeskDataProvider({ desk, children }: { desk: DeskData; children: ReactNode }) {
   useEffect(() => desk.start(), [desk]);
-  useEffect(() => {
-    if (!benchEnabled() || !desk.onEventApplied) return;
-    const pending: { receivedAt: number; serverTime: number }[] = [];
-    let scheduled = false;
-    return desk.onEventApplied((receivedAt, serverTime) => {
-      pending.push({ receivedAt, serverTime });
-      if (scheduled) return;
-      scheduled = true;
-      queueMicrotask(() => {
-        scheduled = false;
-        benchEventsApplied(pending.splice(0));
-      });
-    });
-  }, [desk]);
   return <DeskContext.Provider value={desk}>{children}</DeskContext.Provider>;
 }
 

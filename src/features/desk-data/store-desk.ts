@@ -21,11 +21,11 @@ import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
 import type { Actor, OrderAction } from '../../domain/order-machine.ts';
 import { sdk } from '../../lib/appwrite.ts';
 import { toAppError } from '../../lib/errors.ts';
-import type { DeskMetrics } from '../header-metrics/compute.ts';
 import type {
   BoardColumn,
   ConnectionInfo,
   DeskData,
+  DeskMetrics,
   IdList,
   LoadState,
   OrderDetails,
@@ -100,23 +100,28 @@ export function createStoreDesk(store: DeskStore): DeskData {
       const loaded = useStore(store, (s) => s.load.status === 'ready');
       const missing = useStore(local, (s) => s.missing[id] === true);
       const [error, setError] = useState<AppError | null>(null);
+      // The whole order is read when it is not held, or held as the snapshot's list copy.
+      const whole = order !== undefined && order.partial !== true;
+      const read = loaded && !whole && !missing && error === null;
       useEffect(() => {
-        if (order || !loaded || missing || error) return;
+        if (!read) return;
         store
           .getState()
           .refreshOrder(id)
           .then(() => {
-            if (!store.getState().orders.get(id))
+            const held = store.getState().orders.get(id);
+            // Nothing whole came back: the backend has no such order (for us).
+            if (held === undefined || held.partial)
               local.setState((s) => ({ missing: { ...s.missing, [id]: true } }));
           })
           .catch((caught: unknown) => setError(toAppError(caught, 'view this order')));
-      }, [order, loaded, missing, error, id]);
+      }, [read, id]);
       return useMemo((): OrderDetails => {
-        if (order) return { status: 'ready', order };
+        if (order && whole) return { status: 'ready', order };
         if (missing) return { status: 'missing' };
         if (error) return { status: 'error', error, retry: () => setError(null) };
         return { status: 'loading' };
-      }, [order, missing, error]);
+      }, [order, whole, missing, error]);
     },
     useOrderView(spec: OrderViewSpec) {
       const key = orderViewKey(spec as StoreViewSpec);

@@ -2,13 +2,23 @@ import type { Activity, Note } from '../../domain/entities.ts';
 import type { AppError } from '../../domain/errors.ts';
 import type { Actor, OrderAction } from '../../domain/order-machine.ts';
 import type { Order, OrderStatus } from '../../domain/order.ts';
-import type { DeskMetrics } from '../header-metrics/compute.ts';
 
 /**
- * What the desk views need from the data layer. The views use only this, through the hooks in
- * hooks.ts, so the data layer behind it (the normalized store of store/, or the stand-in in
- * interim-store.ts until it lands) can change without touching a view.
+ * What the desk views need from the data layer (the normalized store of store/, adapted in
+ * store-desk.ts). The views use only this, so the store can change without touching a view.
  */
+
+/** The header's numbers for today (local day). */
+export interface DeskMetrics {
+  revenueCents: number;
+  currency: string;
+  ordersToday: number;
+  inProgress: number;
+  /** Median time from paid to ready, for orders that became ready today (null: none yet). */
+  medianPaidToReadyMs: number | null;
+  /** Orders paid per minute, oldest first. */
+  perMinute: number[];
+}
 
 /** Where the initial load is. */
 export type LoadState =
@@ -113,6 +123,4 @@ export interface DeskData {
   addNote(orderId: string, body: string, author: { id: string; name: string }): Promise<void>;
   /** Reloads one order from the backend (after a conflict). */
   refreshOrder(orderId: string): Promise<void>;
-  /** Called with the time a realtime event was received and its server timestamp (bench hooks). */
-  onEventApplied?: (listener: (receivedAt: number, serverTime: number) => void) => () => void;
 }

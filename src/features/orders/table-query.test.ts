@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../domain/order.ts';
-import { viewPredicate } from '../desk-data/sorted-view.ts';
+import { orderViewPredicate } from '../../../store/tables/order-views.ts';
 import type { OrderViewSpec } from '../desk-data/types.ts';
 import {
   DEFAULT_QUERY,
@@ -91,7 +91,7 @@ describe('viewSpecFor', () => {
 
 describe('the table view predicate', () => {
   const match = (spec: Partial<OrderViewSpec>, o: Order) =>
-    viewPredicate({ sort: 'createdAt', dir: 'desc', ...spec })(o);
+    orderViewPredicate({ sort: 'createdAt', dir: 'desc', ...spec })(o);
 
   it('filters by status, assignee (a user / none) and date range', () => {
     const paidMine = order({ assigneeId: 'u1' });
