@@ -2,12 +2,57 @@ import { memo, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatMoney } from '../../domain/money.ts';
-import { formatOrderNumber, itemsSummary } from '../../domain/order.ts';
+import { formatOrderNumber, itemsSummary, type Order } from '../../domain/order.ts';
 import { formatAge, formatDateTime } from '../../lib/format.ts';
 import { useDesk } from '../desk-data/context.tsx';
 
 /** How long a changed row stays highlighted. */
 const FLASH_MS = 1200;
+
+/**
+ * The cells of a row: they change only with the order (or the minute hand), not when the row
+ * moves (a new order above it shifts every row on screen by one).
+ */
+const OrderCells = memo(function OrderCells({ order, now }: { order: Order; now: number }) {
+  return (
+    <>
+      <div className="td td--num" role="cell">
+        {formatOrderNumber(order.number)}
+      </div>
+      <div className="td td--muted" role="cell">
+        {formatDateTime(order.createdAt)}
+      </div>
+      <div className="td" role="cell">
+        <StatusBadge status={order.status} />
+      </div>
+      <div className="td" role="cell">
+        {order.customerName}
+      </div>
+      <div className="td td--muted" role="cell">
+        {order.customerEmail}
+      </div>
+      <div className="td" role="cell" title={itemsSummary(order.items)}>
+        {itemsSummary(order.items)}
+      </div>
+      <div className="td td--right" role="cell">
+        {formatMoney(order.totalCents, order.currency)}
+      </div>
+      <div className="td td--assignee" role="cell">
+        {order.assigneeName ? (
+          <>
+            <Avatar name={order.assigneeName} id={order.assigneeId ?? undefined} size="sm" />
+            <span>{order.assigneeName}</span>
+          </>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </div>
+      <div className="td td--right td--muted" role="cell">
+        {formatAge(order.updatedAt, now)}
+      </div>
+    </>
+  );
+});
 
 /** One table row; subscribes to its own order, flashes when it changes while on screen. */
 export const OrderRow = memo(function OrderRow({
@@ -50,40 +95,7 @@ export const OrderRow = memo(function OrderRow({
       data-order-number={order.number}
       onClick={() => onOpen(id, index)}
     >
-      <div className="td td--num" role="cell">
-        {formatOrderNumber(order.number)}
-      </div>
-      <div className="td td--muted" role="cell">
-        {formatDateTime(order.createdAt)}
-      </div>
-      <div className="td" role="cell">
-        <StatusBadge status={order.status} />
-      </div>
-      <div className="td" role="cell">
-        {order.customerName}
-      </div>
-      <div className="td td--muted" role="cell">
-        {order.customerEmail}
-      </div>
-      <div className="td" role="cell" title={itemsSummary(order.items)}>
-        {itemsSummary(order.items)}
-      </div>
-      <div className="td td--right" role="cell">
-        {formatMoney(order.totalCents, order.currency)}
-      </div>
-      <div className="td td--assignee" role="cell">
-        {order.assigneeName ? (
-          <>
-            <Avatar name={order.assigneeName} id={order.assigneeId ?? undefined} size="sm" />
-            <span>{order.assigneeName}</span>
-          </>
-        ) : (
-          <span className="muted">—</span>
-        )}
-      </div>
-      <div className="td td--right td--muted" role="cell">
-        {formatAge(order.updatedAt, now)}
-      </div>
+      <OrderCells order={order} now={now} />
     </div>
   );
 });
