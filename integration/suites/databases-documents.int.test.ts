@@ -1,6 +1,6 @@
 import { ID, Permission, Query, Role, type Databases, type Models } from 'node-appwrite';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createUserClient } from '../support/clients.ts';
+import { describe, expect, it } from 'vitest';
+import { beforeAllOnTarget, createUserClient } from '../support/clients.ts';
 import {
   caught,
   createCollection,
@@ -16,7 +16,7 @@ let collectionId: string;
 
 const ids = () => ({ databaseId, collectionId });
 
-beforeAll(async () => {
+beforeAllOnTarget(async () => {
   ({ databases, databaseId } = await scratchDatabase());
   collectionId = await createCollection(databases, databaseId, {
     permissions: [Permission.read(Role.users()), Permission.create(Role.users())],

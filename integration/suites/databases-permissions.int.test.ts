@@ -1,8 +1,9 @@
 import { Channel, Databases as WebDatabases } from 'appwrite';
 import { ID, Permission, Query, Role, Teams, type Databases } from 'node-appwrite';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { installBrowserGlobals, sleep, until } from '../support/browser.ts';
 import {
+  beforeAllOnTarget,
   createUserClient,
   guestServerClient,
   serverClient,
@@ -19,7 +20,7 @@ let databaseId: string;
 
 const NOTE = [{ type: 'string' as const, key: 'text', size: 100 }];
 
-beforeAll(async () => {
+beforeAllOnTarget(async () => {
   ({ databases, databaseId } = await scratchDatabase());
 });
 

@@ -1,5 +1,6 @@
 import { Query, type Databases, type Models } from 'node-appwrite';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { beforeAllOnTarget } from '../support/clients.ts';
 import { caught, createCollection, scratchDatabase } from '../support/databases.ts';
 import { modelProblems } from '../support/openapi.ts';
 
@@ -68,7 +69,7 @@ async function ids(queries: string[]): Promise<string[]> {
   return list.documents.map((document) => document.$id);
 }
 
-beforeAll(async () => {
+beforeAllOnTarget(async () => {
   ({ databases, databaseId } = await scratchDatabase());
   collectionId = await createCollection(databases, databaseId, {
     attributes: [

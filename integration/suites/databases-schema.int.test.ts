@@ -1,6 +1,6 @@
 import { Databases, ID, Permission, Query, Role } from 'node-appwrite';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { serverClient, uniqueTestId } from '../support/clients.ts';
+import { describe, expect, it } from 'vitest';
+import { beforeAllOnTarget, serverClient, uniqueTestId } from '../support/clients.ts';
 import {
   caught,
   createAttribute,
@@ -13,7 +13,7 @@ import { modelProblems } from '../support/openapi.ts';
 let databases: Databases;
 let databaseId: string;
 
-beforeAll(async () => {
+beforeAllOnTarget(async () => {
   ({ databases, databaseId } = await scratchDatabase());
 });
 
@@ -125,7 +125,7 @@ describe('attributes', () => {
   const ids = () => ({ databaseId, collectionId });
   let collectionId: string;
 
-  beforeAll(async () => {
+  beforeAllOnTarget(async () => {
     collectionId = await createCollection(databases, databaseId, { attributes: [] });
   });
 
@@ -294,7 +294,7 @@ describe('indexes', () => {
   let collectionId: string;
   const ids = () => ({ databaseId, collectionId });
 
-  beforeAll(async () => {
+  beforeAllOnTarget(async () => {
     collectionId = await createCollection(databases, databaseId, {
       attributes: [
         { type: 'string', key: 'name', size: 80 },

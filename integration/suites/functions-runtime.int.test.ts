@@ -1,8 +1,14 @@
 import { AppwriteException as WebAppwriteException, Functions as WebFunctions } from 'appwrite';
 import { Functions, Teams, type AppwriteException } from 'node-appwrite';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { installBrowserGlobals, sleep, storage, until } from '../support/browser.ts';
-import { backend, serverClient, uniqueTestId, webClient } from '../support/clients.ts';
+import {
+  backend,
+  beforeAllOnTarget,
+  serverClient,
+  uniqueTestId,
+  webClient,
+} from '../support/clients.ts';
 import {
   deployTestFunction,
   finishedExecution,
@@ -156,7 +162,7 @@ describe('functions: executions', () => {
   let functions: Functions;
   let deploymentId: string;
 
-  beforeAll(async () => {
+  beforeAllOnTarget(async () => {
     storage.clear();
     functionId = uniqueTestId('echo');
     const deployed = await deployTestFunction({

@@ -6,7 +6,7 @@ import {
   type Client as WebClient,
 } from 'appwrite';
 import { Databases, Functions, Teams } from 'node-appwrite';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../../src/domain/ids.ts';
 import { ORDER_STATUSES, type OrderDocument, type OrderStatus } from '../../src/domain/order.ts';
 import { ORDER_ACTIONS, type OrderAction } from '../../src/domain/order-machine.ts';
@@ -16,7 +16,7 @@ import {
   EXPECTED_FOR_STAFF,
 } from '../../src/domain/testing/expected-actions.ts';
 import { installBrowserGlobals, storage } from '../support/browser.ts';
-import { backend, serverClient, webClient } from '../support/clients.ts';
+import { backend, beforeAllOnTarget, serverClient, webClient } from '../support/clients.ts';
 import { finishedExecution, poll, tickScheduler } from '../support/functions.ts';
 import { createWebUser, type WebUser } from '../support/realtime.ts';
 
@@ -134,7 +134,7 @@ describe('order-action (the order workflow enforced on the server)', () => {
   let owner: Person;
   let customer: Person;
 
-  beforeAll(async () => {
+  beforeAllOnTarget(async () => {
     [staff, ana, manager, owner] = await Promise.all([
       member('Sam Staff', 'staff'),
       member('Ana', 'staff'),

@@ -1,8 +1,8 @@
 import { Channel, Permission, Query, Role } from 'appwrite';
 import { Databases, ID, Teams } from 'node-appwrite';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { installBrowserGlobals, sleep, until } from '../support/browser.ts';
-import { serverClient, uniqueTestId, webClient } from '../support/clients.ts';
+import { beforeAllOnTarget, serverClient, uniqueTestId, webClient } from '../support/clients.ts';
 import { closeAll, createWebUser, listen, realtimeFor, type WebUser } from '../support/realtime.ts';
 
 installBrowserGlobals();
@@ -49,7 +49,7 @@ describe('realtime document events (browser SDK)', () => {
     return collectionId;
   }
 
-  beforeAll(async () => {
+  beforeAllOnTarget(async () => {
     const database = await databases().create({ databaseId: uniqueTestId('rtdb'), name: 'RT' });
     databaseId = database.$id;
     ana = await createWebUser('Ana');

@@ -1,7 +1,7 @@
 import { Teams } from 'node-appwrite';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { installBrowserGlobals, RecordingWebSocket, socketOf, until } from '../support/browser.ts';
-import { backend, serverClient, uniqueTestId } from '../support/clients.ts';
+import { backend, beforeAllOnTarget, serverClient, uniqueTestId } from '../support/clients.ts';
 import { closeAll, createWebUser, listen, realtimeFor, type WebUser } from '../support/realtime.ts';
 import { startOwnBackend } from '../support/own-backend.ts';
 import type { StartedBackend } from '../targets/types.ts';
@@ -23,7 +23,7 @@ describe('realtime faults (a backend of its own)', () => {
   const rename = () =>
     new Teams(serverClient(started!)).updateName({ teamId, name: `Name ${++renames}` });
 
-  beforeAll(async () => {
+  beforeAllOnTarget(async () => {
     started = await startOwnBackend();
     if (!started) return;
     ana = await createWebUser('Ana', started);

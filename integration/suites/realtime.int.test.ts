@@ -10,7 +10,7 @@ import {
   Role,
 } from 'appwrite';
 import { Account as ServerAccount, Teams } from 'node-appwrite';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import NodeWebSocket from 'ws';
 import {
   installBrowserGlobals,
@@ -22,6 +22,7 @@ import {
 } from '../support/browser.ts';
 import {
   backend,
+  beforeAllOnTarget,
   guestServerClient,
   serverClient,
   uniqueTestId,
@@ -55,7 +56,7 @@ async function renameTeam(teamId: string, name: string): Promise<void> {
 }
 
 describe('realtime (browser SDK)', () => {
-  beforeAll(() => storage.clear());
+  beforeAllOnTarget(() => storage.clear());
   afterEach(async () => {
     await closeAll();
     storage.clear();

@@ -1,11 +1,21 @@
 import { Client as WebClient } from 'appwrite';
 import { Client, ID, Users } from 'node-appwrite';
-import { inject } from 'vitest';
+import { beforeAll, inject } from 'vitest';
 import type { BackendConnection } from '../targets/types.ts';
 
 /** The backend the suite runs against. */
 export function backend(): BackendConnection {
   return inject('backend');
+}
+
+/**
+ * `beforeAll` that runs only when the target is available: otherwise setup.ts skips every test
+ * with the reason, and a setup against a backend that is not there must not fail the file.
+ */
+export function beforeAllOnTarget(setup: () => unknown, timeout?: number): void {
+  beforeAll(async () => {
+    if (!inject('backendUnavailable')) await setup();
+  }, timeout);
 }
 
 /** A node-appwrite client with the target's API key (all scopes). */
