@@ -27,7 +27,8 @@ export class Backend {
   readonly config: BackendConfig;
   readonly store: Store;
   readonly auth: Auth;
-  readonly bus = new EventBus();
+  /** Events reach listeners once the writes before them are committed. */
+  readonly bus: EventBus;
   readonly router = new Router();
   readonly httpFallbacks: HttpFallback[] = [];
   readonly server: Server;
@@ -38,6 +39,12 @@ export class Backend {
   private constructor(config: BackendConfig) {
     this.config = config;
     this.store = new Store(config.dataDir);
+    this.store.groupCommits();
+    this.bus = new EventBus((deliver) =>
+      this.store.afterCommit((error) => {
+        if (error === null) deliver();
+      }),
+    );
     this.auth = new Auth(this.store, config.projectId, config.apiKey);
     this.server = createServer({ keepAliveTimeout: 65_000 }, createRequestHandler(this));
   }
@@ -69,6 +76,7 @@ export class Backend {
 
   /** Stops listening, runs module cleanups and closes the database. */
   async close(): Promise<void> {
+    this.store.commitGroup();
     for (const cleanup of this.cleanups.reverse()) await cleanup();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

@@ -197,6 +197,8 @@ export class Auth {
   private readonly bootstrapKey: KeyRecord & { secret: string };
   private readonly signingSecret: string;
   private readonly roleCache = new Map<string, ReadonlySet<string>>();
+  /** Dynamic keys already verified (a function execution sends its key with every request). */
+  private readonly verifiedKeys = new Map<string, KeyRecord & { exp: number }>();
   private readonly roleListeners = new Set<(userId: string) => void>();
 
   constructor(store: Store, projectId: string, apiKey: string) {
@@ -562,15 +564,21 @@ export class Auth {
   resolveKey(secretValue: string): KeyRecord | 'expired' | null {
     if (secretValue === this.bootstrapKey.secret) return this.bootstrapKey;
     if (secretValue.startsWith('dynamic_')) {
+      const known = this.verifiedKeys.get(secretValue);
+      if (known && known.exp * 1000 >= Date.now()) return known;
       const payload = this.verify(secretValue.slice('dynamic_'.length));
       if (!payload || payload.projectId !== this.projectId || !Array.isArray(payload.scopes))
         return null;
-      return {
+      const key = {
         id: 'dynamic',
         name: 'Dynamic key',
         scopes: payload.scopes as string[],
         expire: null,
+        exp: typeof payload.exp === 'number' ? payload.exp : 0,
       };
+      if (this.verifiedKeys.size >= 1000) this.verifiedKeys.clear();
+      this.verifiedKeys.set(secretValue, key);
+      return key;
     }
     const key = this.listKeys().find((candidate) => candidate.secret === secretValue);
     if (!key) return null;

@@ -2,14 +2,32 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 
+/** How long a group transaction may stay open once an answer waits for it (milliseconds). */
+const MAX_GROUP_MS = 5;
+
+/** Called once the writes made before it are committed (`error` set when the commit failed). */
+export type AfterCommit = (error: unknown) => void;
+
 /**
  * The backend's SQLite database in WAL mode. A write acknowledged to a client has been
  * committed to the WAL, so it survives the process being killed (`kill -9`).
+ *
+ * With {@link groupCommits} on (the running backend), the writes of one turn of the event loop
+ * share one transaction: the first write opens it, each {@link transaction} runs in a savepoint
+ * of it (all or nothing, as before), and it is committed once the turn's I/O callbacks have run
+ * (`setImmediate`), or earlier once it has been open for 5 ms and an answer waits for it.
+ * Answers and events wait for that commit ({@link afterCommit}), so nothing is acknowledged
+ * before it is durable; one commit then writes the pages that many requests touched (the
+ * orders table's last leaf, its `$updatedAt` index, a full-text segment) once.
  */
 export class Store {
   readonly sql: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private depth = 0;
+  private grouping = false;
+  /** The open group transaction: callbacks waiting for its commit (null: none open). */
+  private group: AfterCommit[] | null = null;
+  private groupOpenedAt = 0;
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -39,9 +57,63 @@ export class Store {
     this.statements.clear();
   }
 
+  /** Turns group commits on (see the class comment). */
+  groupCommits(): void {
+    this.grouping = true;
+  }
+
+  /**
+   * Runs `after` once the writes made so far are committed: at once when no group transaction
+   * is open, else right after its commit (in call order).
+   */
+  afterCommit(after: AfterCommit): void {
+    if (!this.group) return after(null);
+    this.group.push(after);
+    // A group that has been open a while commits now rather than keep its answers waiting for
+    // the rest of the turn (e.g. behind a bulk write of another request).
+    if (this.depth === 0 && performance.now() - this.groupOpenedAt > MAX_GROUP_MS)
+      this.commitGroup();
+  }
+
+  /** Opens the group transaction if none is open; statements run until its commit join it. */
+  private openGroup(): void {
+    if (this.group) return;
+    this.sql.exec('BEGIN IMMEDIATE');
+    this.group = [];
+    this.groupOpenedAt = performance.now();
+    setImmediate(() => this.commitGroup());
+  }
+
+  /** Commits the open group transaction (rolled back if the commit fails) and runs its callbacks. */
+  commitGroup(): void {
+    const waiting = this.group;
+    if (!waiting) return;
+    this.group = null;
+    let failure: unknown = null;
+    try {
+      this.sql.exec('COMMIT');
+    } catch (error) {
+      failure = error;
+      console.error('[backend] commit failed; the writes of this turn are rolled back', error);
+      try {
+        this.sql.exec('ROLLBACK');
+      } catch {
+        // the transaction is already gone
+      }
+    }
+    for (const after of waiting) {
+      try {
+        after(failure);
+      } catch (error) {
+        console.error('[backend] after-commit callback failed', error);
+      }
+    }
+  }
+
   /** Runs `fn` in a transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
+    if (this.grouping) return this.inGroup(fn);
     this.sql.exec('BEGIN IMMEDIATE');
     this.depth++;
     try {
@@ -52,6 +124,24 @@ export class Store {
     } catch (error) {
       this.depth--;
       this.sql.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** `fn` in a savepoint of the group transaction: undone alone when it throws. */
+  private inGroup<T>(fn: () => T): T {
+    this.openGroup();
+    this.sql.exec('SAVEPOINT tx');
+    this.depth++;
+    try {
+      const result = fn();
+      this.depth--;
+      this.sql.exec('RELEASE tx');
+      return result;
+    } catch (error) {
+      this.depth--;
+      this.sql.exec('ROLLBACK TO tx');
+      this.sql.exec('RELEASE tx');
       throw error;
     }
   }
@@ -67,6 +157,8 @@ export class Store {
   }
 
   close(): void {
+    this.commitGroup();
+    this.grouping = false;
     this.statements.clear();
     this.sql.close();
   }

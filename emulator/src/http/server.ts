@@ -258,13 +258,31 @@ export function sendError(res: ServerResponse, error: unknown, origin: string | 
   send(res, { status, body: apiError.toBody() }, origin);
 }
 
+/**
+ * Sends `reply` once the writes made so far are committed (an answer never acknowledges a write
+ * that a crash could still lose); a failed commit turns it into a 500.
+ */
+function sendCommitted(
+  backend: Backend,
+  res: ServerResponse,
+  reply: Reply,
+  origin: string | undefined,
+): void {
+  backend.store.afterCommit((error) => {
+    if (error === null) send(res, reply, origin);
+    else sendError(res, error, origin);
+  });
+}
+
 /** The Node HTTP handler of the backend: CORS, project, identity, scopes, routing and errors. */
 export function createRequestHandler(
   backend: Backend,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
-    handle(backend, req, res, origin).catch((error: unknown) => sendError(res, error, origin));
+    handle(backend, req, res, origin).catch((error: unknown) =>
+      backend.store.afterCommit(() => sendError(res, error, origin)),
+    );
   };
 }
 
@@ -296,7 +314,7 @@ async function handle(
   const match = backend.router.match(req.method ?? 'GET', path);
   if (match && match.route.scope === 'public' && path.startsWith('/health')) {
     const reply = await match.route.handler({} as RequestContext);
-    send(res, reply, origin);
+    sendCommitted(backend, res, reply, origin);
     return;
   }
   if (projectId !== backend.config.projectId) throw new ApiError('project_not_found');
@@ -329,5 +347,5 @@ async function handle(
     userAgent: String(req.headers['x-forwarded-user-agent'] ?? req.headers['user-agent'] ?? ''),
   };
   const reply = await match.route.handler(ctx);
-  send(res, reply, origin);
+  sendCommitted(backend, res, reply, origin);
 }

@@ -422,6 +422,7 @@ function updateDocument(ctx: RequestContext): Reply {
         values: checked.values,
       },
       !sameValue(oldPermissions, newPermissions),
+      row,
     ),
   );
   publish(ctx.backend, where, model, 'update');
@@ -472,6 +473,7 @@ function upsertDocument(ctx: RequestContext): Reply {
         Number(row._seq),
         document,
         !sameValue(rowPermissions(row), finalPermissions),
+        row,
       )
     : documents.insert(collection, [document])[0]!;
   const model = documentModel(where.database, collection, stored);

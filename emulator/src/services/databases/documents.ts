@@ -64,6 +64,19 @@ function isUniqueViolation(error: unknown): boolean {
   return String((error as Error).message).includes('UNIQUE constraint failed');
 }
 
+/** Whether a stored value equals the value about to be written (`undefined`: not read, so no). */
+function sameSqlValue(stored: SqlValue | undefined, value: SqlValue): boolean {
+  if (stored === undefined) return false;
+  if (stored === value) return true;
+  // A bigint equals a number of the same integer value (a wide integer reads back as a bigint).
+  return (
+    (typeof stored === 'bigint' || typeof value === 'bigint') &&
+    typeof stored !== 'string' &&
+    typeof value !== 'string' &&
+    String(stored) === String(value)
+  );
+}
+
 /** Integers beyond 2^53 come back as bigints; others as numbers. */
 function fromBigInts(row: Record<string, unknown>): Row {
   const out: Row = {};
@@ -289,31 +302,44 @@ export class Documents {
     return rows;
   }
 
-  /** Rewrites a document (every attribute), and its permissions when they changed. */
+  /**
+   * Writes a document, and its permissions when they changed. With `previous` (the stored row),
+   * only the columns whose value differs are set: an unchanged column then costs no index or
+   * full-text index maintenance (an `UPDATE OF` trigger fires only for columns that are set).
+   */
   update(
     collection: CollectionRecord,
     seq: number,
     document: PreparedDocument,
     permissionsChanged: boolean,
+    previous?: Row,
   ): Row {
     const { docs, perms } = tablesOf(collection);
-    const columns = collection.attributes.map((attribute) => `${columnOf(attribute.key)} = ?`);
-    const statement = this.prepare(
-      `UPDATE "${docs}" SET _createdAt = ?, _updatedAt = ?, _permissions = ?${
-        columns.length ? `, ${columns.join(', ')}` : ''
-      } WHERE _seq = ?`,
-    );
-    const params: SqlValue[] = [
-      document.createdAt,
-      document.updatedAt,
-      JSON.stringify(document.permissions),
-    ];
+    const permissions = JSON.stringify(document.permissions);
+    const assignments: string[] = [];
+    const params: SqlValue[] = [];
+    const set = (column: string, value: SqlValue, old: SqlValue | undefined) => {
+      if (previous && sameSqlValue(old, value)) return;
+      assignments.push(`${column} = ?`);
+      params.push(value);
+    };
+    set('_createdAt', document.createdAt, previous?._createdAt);
+    set('_updatedAt', document.updatedAt, previous?._updatedAt);
+    set('_permissions', permissions, previous?._permissions);
     for (const attribute of collection.attributes)
-      params.push(document.values.get(attribute.key) ?? null);
-    params.push(seq);
+      set(
+        columnOf(attribute.key),
+        document.values.get(attribute.key) ?? null,
+        previous?.[attribute.key],
+      );
     try {
       this.store.transaction(() => {
-        statement.run(...params);
+        if (assignments.length) {
+          params.push(seq);
+          this.prepare(`UPDATE "${docs}" SET ${assignments.join(', ')} WHERE _seq = ?`).run(
+            ...params,
+          );
+        }
         if (permissionsChanged) {
           this.prepare(`DELETE FROM "${perms}" WHERE _doc = ?`).run(seq);
           this.writePermissions(collection, seq, document.permissions);

@@ -38,6 +38,8 @@ export interface HostResponse {
   body: Uint8Array;
   /** The function did not finish within its timeout (the process should be recycled). */
   timedOut: boolean;
+  /** Whether anything was written to the log file and to the error file. */
+  logged?: { logs: boolean; errors: boolean };
 }
 
 type Output = { body: unknown; statusCode: number; headers: Record<string, unknown> };
@@ -50,6 +52,8 @@ class Logger {
   private readonly logFile: string;
   private readonly errorFile: string;
   private native = false;
+  /** What was written: the backend reads only the files that exist. */
+  readonly wrote = { logs: false, errors: false };
   private saved: Pick<Console, 'log' | 'error' | 'info' | 'debug' | 'warn'> | null = null;
 
   constructor(enabled: boolean, logFile: string, errorFile: string) {
@@ -82,6 +86,8 @@ class Logger {
       line = `${line.slice(0, 8000)}... Log truncated due to size limit (8000 characters)`;
     }
     try {
+      if (type === 'error') this.wrote.errors = true;
+      else this.wrote.logs = true;
       appendFileSync(type === 'error' ? this.errorFile : this.logFile, `${line}\n`);
     } catch {
       // logging must never break the execution
@@ -282,6 +288,7 @@ async function execute(request: HostRequest): Promise<HostResponse> {
     headers,
     body: toBytes(final.body),
     timedOut,
+    logged: logger.wrote,
   };
 }
 

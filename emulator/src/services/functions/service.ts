@@ -9,6 +9,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { extract } from 'tar';
 import type { Backend } from '../../backend.ts';
@@ -129,7 +130,7 @@ export class FunctionsService {
   private readonly timers: NodeJS.Timeout[] = [];
   private eventFunctions: FunctionRecord[] | null = null;
   private closed = false;
-  /** Processes per deployment (`BACKEND_FUNCTIONS_MAX_WORKERS`, default 4). */
+  /** Processes per deployment (`BACKEND_FUNCTIONS_MAX_WORKERS`, default: the cores, at most 4). */
   private readonly maxWorkers: number;
 
   constructor(backend: Backend) {
@@ -138,8 +139,11 @@ export class FunctionsService {
     this.root = join(backend.config.dataDir, 'functions');
     for (const dir of ['deployments', 'builds', 'uploads', 'logs'])
       mkdirSync(join(this.root, dir), { recursive: true });
-    const max = Number(process.env.BACKEND_FUNCTIONS_MAX_WORKERS ?? 4);
-    this.maxWorkers = Number.isInteger(max) && max > 0 ? max : 4;
+    // More processes than cores adds no throughput (each serves one execution at a time and
+    // mostly waits on this backend), and each more costs its start-up and a colder JIT.
+    const fallback = Math.min(4, availableParallelism());
+    const max = Number(process.env.BACKEND_FUNCTIONS_MAX_WORKERS ?? fallback);
+    this.maxWorkers = Number.isInteger(max) && max > 0 ? max : fallback;
   }
 
   // ── lifecycle ────────────────────────────────────────────────────────────
@@ -497,8 +501,10 @@ export class FunctionsService {
       },
       fn.timeout * 1000 + 1_000,
     );
-    const logs = readAndRemove(logFile);
-    let errors = readAndRemove(errorFile);
+    // A runtime that answered says which files it wrote; otherwise both may exist.
+    const logged = outcome.kind === 'result' ? outcome.response.logged : undefined;
+    const logs = logged?.logs === false ? '' : readAndRemove(logFile);
+    let errors = logged?.errors === false ? '' : readAndRemove(errorFile);
     let response: ExecutionResponse;
     if (outcome.kind === 'result') {
       response = {

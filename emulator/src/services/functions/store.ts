@@ -273,21 +273,24 @@ export class FunctionsStore {
 
   /** Saves an execution; `pending` keeps what a queued one needs to run (null clears it). */
   saveExecution(execution: ExecutionRecord, pending: PendingRequest | null = null): void {
-    this.store
-      .prepare(
-        `INSERT INTO function_executions (id, function_id, status, scheduled_at, data, pending)
+    // In a transaction, so that it joins the backend's group commit.
+    this.store.transaction(() =>
+      this.store
+        .prepare(
+          `INSERT INTO function_executions (id, function_id, status, scheduled_at, data, pending)
          VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET status = excluded.status,
            scheduled_at = excluded.scheduled_at, data = excluded.data, pending = excluded.pending`,
-      )
-      .run(
-        execution.id,
-        execution.functionId,
-        execution.status,
-        execution.scheduledAt,
-        JSON.stringify(execution),
-        pending ? JSON.stringify(pending) : null,
-      );
+        )
+        .run(
+          execution.id,
+          execution.functionId,
+          execution.status,
+          execution.scheduledAt,
+          JSON.stringify(execution),
+          pending ? JSON.stringify(pending) : null,
+        ),
+    );
   }
 
   /** One execution with the request it still has to run (null once it ran). */

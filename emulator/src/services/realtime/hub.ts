@@ -215,7 +215,7 @@ export class RealtimeHub {
         console.error('[backend] realtime message failed', error);
       }
       this.send(connection, { type: 'error', data: { code, message } });
-      if (code === 1008) connection.ws.close(1008);
+      if (code === 1008) this.backend.store.afterCommit(() => connection.ws.close(1008));
     }
   }
 
@@ -459,8 +459,10 @@ export class RealtimeHub {
     connection.roles = user ? this.backend.auth.rolesOf(user) : GUEST_ROLES;
   }
 
+  /** Answers a message once the writes made so far are committed (as HTTP answers wait). */
   private send(connection: Connection, message: unknown): void {
-    this.sendText(connection, JSON.stringify(message));
+    const text = JSON.stringify(message);
+    this.backend.store.afterCommit(() => this.sendText(connection, text));
   }
 
   private sendText(connection: Connection, text: string | Buffer): void {
