@@ -9,6 +9,7 @@ import {
   type OrderDocument,
 } from '../../src/domain/order.ts';
 import { DEMO_ACCOUNTS, DEMO_PRODUCTS } from './demo-data.ts';
+import { KeepAliveClient } from './keep-alive-client.ts';
 import { generateOrder } from './order-generator.ts';
 import { Random } from './random.ts';
 
@@ -59,8 +60,9 @@ export class Simulator {
   };
   private readonly staff = DEMO_ACCOUNTS.filter((account) => account.role !== 'owner');
 
+  /** `client`'s settings are used over a keep-alive transport (see {@link KeepAliveClient}). */
   constructor(client: Client, seed = Date.now()) {
-    this.databases = new Databases(client);
+    this.databases = new Databases(KeepAliveClient.from(client));
     this.random = new Random(seed);
   }
 
@@ -264,7 +266,8 @@ export class Simulator {
   ): void {
     const at = new Date().toISOString();
     this.pendingActivity.push({
-      $id: ID.unique(),
+      // More random digits than the default 7: one duplicate would fail its whole batch.
+      $id: ID.unique(16),
       orderId,
       kind,
       actorId: actor?.id ?? null,
