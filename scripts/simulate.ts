@@ -23,7 +23,7 @@ async function main(): Promise<void> {
       );
   });
   console.log(
-    `Done: ${stats.events} events in ${stats.seconds.toFixed(1)} s (${(stats.events / stats.seconds).toFixed(1)}/s; new ${stats.byKind['new-order']}, claims ${stats.byKind.claim}, status ${stats.byKind.advance}, notes ${stats.byKind.note}; errors ${stats.errors})`,
+    `Done: ${stats.events} events in ${stats.seconds.toFixed(1)} s (${(stats.events / stats.seconds).toFixed(1)}/s; new ${stats.byKind['new-order']}, claims ${stats.byKind.claim}, status ${stats.byKind.advance}, notes ${stats.byKind.note}; conflicts ${stats.conflicts}; errors ${stats.errors})`,
   );
   if (stats.errors > 0) process.exitCode = 1;
 }

@@ -1,4 +1,4 @@
-import { Databases, ID, Query, type Client } from 'node-appwrite';
+import { AppwriteException, Databases, ID, Query, type Client } from 'node-appwrite';
 import { AppError } from '../../src/domain/errors.ts';
 import { COLLECTIONS, DATABASE_ID } from '../../src/domain/ids.ts';
 import { decideOrderAction, type OrderAction } from '../../src/domain/order-machine.ts';
@@ -21,6 +21,8 @@ export interface SimulationStats {
   events: number;
   byKind: Record<SimulatedEvent, number>;
   errors: number;
+  /** Changes refused because the order had changed meanwhile (it is read again; not counted). */
+  conflicts: number;
   seconds: number;
 }
 
@@ -45,6 +47,7 @@ const NOTES = [
  * stays valid; every change writes an activity record (flushed in bulk).
  */
 export class Simulator {
+  private readonly client: KeepAliveClient;
   private readonly databases: Databases;
   private readonly random: Random;
   private readonly open = new Map<string, Order>();
@@ -56,13 +59,15 @@ export class Simulator {
     events: 0,
     byKind: { 'new-order': 0, claim: 0, advance: 0, note: 0 },
     errors: 0,
+    conflicts: 0,
     seconds: 0,
   };
   private readonly staff = DEMO_ACCOUNTS.filter((account) => account.role !== 'owner');
 
   /** `client`'s settings are used over a keep-alive transport (see {@link KeepAliveClient}). */
   constructor(client: Client, seed = Date.now()) {
-    this.databases = new Databases(KeepAliveClient.from(client));
+    this.client = KeepAliveClient.from(client);
+    this.databases = new Databases(this.client);
     this.random = new Random(seed);
   }
 
@@ -222,20 +227,53 @@ export class Simulator {
     }
     this.busy.add(order.id);
     try {
-      const document = await this.databases.updateDocument({
-        databaseId: DATABASE_ID,
-        collectionId: COLLECTIONS.orders,
-        documentId: order.id,
-        data: orderToDocumentData(change.patch),
-      });
-      const updated = orderFromDocument(document as unknown as OrderDocument);
-      if (updated.status === 'fulfilled' || updated.status === 'canceled')
-        this.open.delete(updated.id);
-      else this.open.set(updated.id, updated);
+      const document = await this.updateIfUnchanged(order, orderToDocumentData(change.patch));
+      if (!document) return false;
+      this.remember(document);
       this.activity(order.id, change.activity.kind, actor, change.activity.data);
       return true;
     } finally {
       this.busy.delete(order.id);
+    }
+  }
+
+  private remember(document: OrderDocument): void {
+    const order = orderFromDocument(document);
+    if (order.status === 'paid' || order.status === 'preparing' || order.status === 'ready')
+      this.open.set(order.id, order);
+    else this.open.delete(order.id);
+  }
+
+  /**
+   * Writes `data` to `order` only if nobody changed it since it was read (`X-Appwrite-Timestamp`,
+   * as `order-action` does): someone on the desk, or `on-note` counting a note, may have moved
+   * its `rev` on, and a write of an older `rev + 1` would be ignored by every desk. When refused,
+   * the order is read again and null is answered.
+   */
+  private async updateIfUnchanged(order: Order, data: object): Promise<OrderDocument | null> {
+    const path = `/databases/${DATABASE_ID}/collections/${COLLECTIONS.orders}/documents/${order.id}`;
+    try {
+      return (await this.client.call(
+        'patch',
+        new URL(this.client.config.endpoint + path),
+        {
+          'X-Appwrite-Project': this.client.config.project,
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'x-appwrite-timestamp': new Date(order.updatedAt).toISOString(),
+        },
+        { data },
+      )) as OrderDocument;
+    } catch (error) {
+      if (!(error instanceof AppwriteException) || error.code !== 409) throw error;
+      const fresh = await this.databases.getDocument({
+        databaseId: DATABASE_ID,
+        collectionId: COLLECTIONS.orders,
+        documentId: order.id,
+      });
+      this.remember(fresh as unknown as OrderDocument);
+      this.stats.conflicts++;
+      return null;
     }
   }
 
