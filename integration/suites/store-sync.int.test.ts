@@ -18,6 +18,7 @@ import {
 import { createDeskStore, type DeskStore } from '../../store/index.ts';
 import { MetricsAccumulator } from '../../store/selectors/metrics.ts';
 import { appwriteSyncPorts } from '../../store/sync/appwrite-port.ts';
+import { ORDER_LIST_FIELDS } from '../../store/sync/documents.ts';
 import type { RealtimePort } from '../../store/sync/ports.ts';
 import {
   BOARD_COLUMNS,
@@ -70,25 +71,12 @@ const ALWAYS_LOADED = new Set<string>([...OPEN_STATUSES, 'pending_payment']);
  * snapshot reads only these, see `ORDER_LIST_FIELDS` in store/sync/documents.ts). A whole
  * record is compared in every field.
  */
-const LIST_FIELDS = [
+const LIST_FIELDS: readonly (keyof Order)[] = [
   'id',
   'createdAt',
   'updatedAt',
-  'number',
-  'status',
-  'customerName',
-  'customerEmail',
-  'items',
-  'totalCents',
-  'currency',
-  'refundedCents',
-  'assigneeId',
-  'assigneeName',
-  'paidAt',
-  'readyAt',
-  'fulfilledAt',
-  'rev',
-] as const satisfies readonly (keyof Order)[];
+  ...ORDER_LIST_FIELDS,
+];
 
 function pick(order: Order, fields: readonly (keyof Order)[]): Partial<Order> {
   const out: Partial<Order> = {};
