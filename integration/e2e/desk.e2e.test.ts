@@ -186,6 +186,26 @@ describe('the desk with several people at once (browser)', () => {
     expect(new URL(marco.page.url()).search).toContain('status=canceled');
   });
 
+  it('flashes a table row when someone else changes its order, and updates it in place', async () => {
+    await ana.page.goto(`${e2e().appUrl}/orders`);
+    const order = await createPaidOrder(e2e().backend, 'Fiona Flash');
+    const row = ana.page.locator(`[data-testid="order-row"][data-order-number="${order.number}"]`);
+    await row.waitFor({ timeout: 5000 });
+    const animations = () => row.evaluate((element) => element.getAnimations().length);
+    await ana.page.waitForTimeout(1500);
+    expect(await animations()).toBe(0);
+
+    const asBen = new Functions(await userClient(e2e().backend, account('ben').id));
+    const execution = await asBen.createExecution({
+      functionId: 'order-action',
+      body: JSON.stringify({ orderId: order.id, action: 'claim', expectedRev: 1 }),
+      async: false,
+    });
+    expect(execution.responseStatusCode).toBe(200);
+    await row.filter({ hasText: 'Ben' }).waitFor({ timeout: 3000 });
+    expect(await animations()).toBe(1);
+  });
+
   it('goes to reconnecting and back to live when the backend restarts, with no order missing', async () => {
     await ana.page.goto(`${e2e().appUrl}/orders`);
     await ana.page.getByTestId('order-row').first().waitFor();

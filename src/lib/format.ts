@@ -44,9 +44,11 @@ export function formatClock(ms: number): string {
   return time.format(ms);
 }
 
+const count = new Intl.NumberFormat('en-US');
+
 /** `1,234`. */
 export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+  return count.format(n);
 }
 
 /** Initials for an avatar: `Ana Silva` → `AS`. */

@@ -39,6 +39,10 @@ describe('createAppwriteRealtimePort with the SDK', () => {
   let port = 0;
   const sockets: ServerSocket[] = [];
   const subscriptionIds: string[] = [];
+  /** Each subscribe frame's rows, in order; acknowledged after `ackDelayMs`. */
+  const subscribes: { subscriptionId: string; queries?: string[] }[][] = [];
+  let ackDelayMs = 0;
+  let acks = 0;
 
   beforeAll(async () => {
     (globalThis as Record<string, unknown>).window ??= {
@@ -57,16 +61,20 @@ describe('createAppwriteRealtimePort with the SDK', () => {
       socket.on('message', (raw) => {
         const message = JSON.parse(String(raw)) as {
           type: string;
-          data: { subscriptionId: string }[];
+          data: { subscriptionId: string; queries?: string[] }[];
         };
         if (message.type !== 'subscribe') return;
         for (const row of message.data) subscriptionIds.push(row.subscriptionId);
-        socket.send(
-          JSON.stringify({
-            type: 'response',
-            data: { to: 'subscribe', success: true, subscriptions: message.data },
-          }),
-        );
+        subscribes.push(message.data);
+        setTimeout(() => {
+          acks++;
+          socket.send(
+            JSON.stringify({
+              type: 'response',
+              data: { to: 'subscribe', success: true, subscriptions: message.data },
+            }),
+          );
+        }, ackDelayMs);
       });
     });
   });
@@ -127,6 +135,48 @@ describe('createAppwriteRealtimePort with the SDK', () => {
       expect(log).toEqual(['open', 'close', 'open']);
       expect(subscriptionIds.at(-1)).toBe(subscriptionIds[0]);
       await subscription.close();
+      await realtime.disconnect();
+    },
+  );
+
+  it(
+    'on an open socket, a subscription with queries and its updates resolve once the server acknowledged them',
+    { timeout: 10_000 },
+    async () => {
+      const client = new Client()
+        .setEndpoint(`http://127.0.0.1:${port}/v1`)
+        .setProject('livedesk-test');
+      const realtime = new Realtime(client);
+      const realtimePort = createAppwriteRealtimePort(realtime, { activationDelayMs: 60_000 });
+      let opened = 0;
+      const handlers = { onOpen: () => opened++, onClose: () => {} };
+      const main = await realtimePort.subscribe(
+        ['databases.livedesk.collections.orders.documents'],
+        () => {},
+        handlers,
+      );
+      await until(() => opened === 1);
+
+      ackDelayMs = 300;
+      const before = acks;
+      const equalO1 = '{"method":"equal","attribute":"orderId","values":["o1"]}';
+      const details = await realtimePort.subscribe(
+        ['databases.livedesk.collections.notes.documents'],
+        () => {},
+        { onOpen: () => {}, onClose: () => {} },
+        [equalO1],
+      );
+      expect(acks).toBe(before + 1);
+      expect(subscribes.at(-1)!.at(-1)!.queries).toEqual([equalO1]);
+
+      const equalO1O2 = '{"method":"equal","attribute":"orderId","values":["o1","o2"]}';
+      await details.update([equalO1O2]);
+      expect(acks).toBe(before + 2);
+      expect(subscribes.at(-1)!.at(-1)!.queries).toEqual([equalO1O2]);
+
+      ackDelayMs = 0;
+      await details.close();
+      await main.close();
       await realtime.disconnect();
     },
   );

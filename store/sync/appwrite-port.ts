@@ -33,6 +33,8 @@ export interface AppwriteRealtimeOptions {
   timers?: Timers;
 }
 
+type SdkSubscription = Awaited<ReturnType<Realtime['subscribe']>>;
+
 /** The SDK's current socket (a non-public field of `Realtime`), if any. */
 function socketOf(realtime: Realtime): WebSocket | undefined {
   return (realtime as unknown as { socket?: WebSocket }).socket;
@@ -83,6 +85,32 @@ export function createAppwriteRealtimePort(
     active = true;
     for (const handlers of [...listeners]) handlers.onOpen();
   };
+  /**
+   * On an open socket: resolves at the server's next subscribe acknowledgement (or after the
+   * fallback delay), so a subscription made or changed now is in force once it resolves.
+   */
+  const nextAck = (): Promise<void> | null => {
+    const socket = socketOf(realtime);
+    if (
+      !open ||
+      !socket ||
+      socket.readyState !== 1 ||
+      typeof socket.addEventListener !== 'function'
+    )
+      return null;
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        timers.clearTimeout(timer);
+        socket.removeEventListener('message', onMessage);
+        resolve();
+      };
+      const onMessage = (event: MessageEvent) => {
+        if (isSubscribeAck(event.data)) done();
+      };
+      const timer = timers.setTimeout(done, activationDelay);
+      socket.addEventListener('message', onMessage);
+    });
+  };
   /** Waits for the subscribe acknowledgement on the current socket, or the fallback delay. */
   const awaitActivation = () => {
     cancel();
@@ -110,11 +138,15 @@ export function createAppwriteRealtimePort(
   });
 
   return {
-    async subscribe(channels, onEvent, handlers) {
+    async subscribe(channels, onEvent, handlers, queries = []) {
       listeners.add(handlers);
-      let subscription: { close(): Promise<void> } | null = null;
+      let subscription: SdkSubscription | null = null;
+      const applied = nextAck();
       try {
-        subscription = await realtime.subscribe([...channels], (event) => onEvent(event));
+        subscription = await realtime.subscribe([...channels], (event) => onEvent(event), [
+          ...queries,
+        ]);
+        await applied;
       } finally {
         if (active) handlers.onOpen();
         else if (!open && socketOf(realtime)?.readyState === 1) {
@@ -124,6 +156,11 @@ export function createAppwriteRealtimePort(
         }
       }
       return {
+        update: async (next) => {
+          const updated = nextAck();
+          await subscription?.update({ queries: [...next] });
+          await updated;
+        },
         close: async () => {
           listeners.delete(handlers);
           await subscription?.close();

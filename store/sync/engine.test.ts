@@ -377,6 +377,48 @@ describe('SyncEngine', () => {
     expect(h.store.getState().notes.size).toBe(0);
   });
 
+  it("follows only the tracked orders' details: the server sends no others", async () => {
+    const h = createHarness();
+    seedOrders(h, 3);
+    await startLive(h);
+    expect(h.server.subscriptions).toBe(1);
+    const activity = (id: string, orderId: string) =>
+      h.server.write('activity', 'create', id, { orderId, kind: 'claimed', actorName: 'Ana' });
+
+    activity('a0', 'o0');
+    h.server.commitDue();
+    expect(h.server.inFlight).toHaveLength(0);
+
+    const releaseO0 = h.store.getState().loadOrderDetail('o0');
+    const releaseO1 = h.store.getState().loadOrderDetail('o1');
+    await settle();
+    expect(h.server.reads.length).toBeGreaterThan(0);
+    // Written while the details are read: followed already, so not lost.
+    activity('a1', 'o1');
+    activity('a2', 'o2');
+    h.server.commitDue();
+    expect(h.server.subscriptions).toBe(2);
+    expect(h.server.inFlight.map((e) => (e.payload as { $id: string }).$id)).toEqual(['a1']);
+    await h.drain();
+    expect(
+      h.store
+        .getState()
+        .activity.toArray()
+        .map((a) => a.id)
+        .sort(),
+    ).toEqual(['a0', 'a1']);
+
+    releaseO0();
+    await settle();
+    activity('a3', 'o0');
+    activity('a4', 'o1');
+    h.server.commitDue();
+    expect(h.server.inFlight.map((e) => (e.payload as { $id: string }).$id)).toEqual(['a4']);
+    releaseO1();
+    await settle();
+    expect(h.server.subscriptions).toBe(1);
+  });
+
   it('refreshes one order', async () => {
     const h = createHarness();
     seedOrders(h, 2);

@@ -22,6 +22,7 @@ import {
   type FrameScheduler,
   type NetworkPort,
   type RealtimeEvent,
+  type RealtimeHandlers,
   type RealtimePort,
   type RealtimeSubscription,
   type SnapshotPort,
@@ -35,6 +36,14 @@ export type FullSync = (typeof FULL_SYNC)[number];
 
 /** Collections loaded per order, on demand. */
 const DETAIL_SYNC = ['notes', 'activity', 'attachments'] as const;
+
+/**
+ * Details are followed with a realtime query naming the tracked orders (the server sends only
+ * theirs); past this many, with none (every detail event, most dropped on arrival).
+ */
+const MAX_FOLLOWED_ORDERS = 100;
+
+const IGNORE_CONNECTION: RealtimeHandlers = { onOpen: () => {}, onClose: () => {} };
 
 const DAY = 24 * 3600_000;
 
@@ -132,6 +141,10 @@ export class SyncEngine {
   };
   #activation: { resolve: () => void; promise: Promise<void> } | null = null;
   #subscription: RealtimeSubscription | null = null;
+  /** The subscription to the tracked orders' details, and the queries it was given. */
+  #details: { subscription: Promise<RealtimeSubscription>; queries: string } | null = null;
+  /** Changes of the details subscription, one at a time. */
+  #following: Promise<void> = Promise.resolve();
   #cleanups: (() => void)[] = [];
   #timerHandles = new Set<unknown>();
 
@@ -182,7 +195,7 @@ export class SyncEngine {
         this.#state.connectionEvent({ type: online ? 'online' : 'offline', at: this.#now() }),
       ),
     );
-    const channels = [...this.#fullSync, ...DETAIL_SYNC].map(documentsChannel);
+    const channels = this.#fullSync.map(documentsChannel);
     this.#realtime
       .subscribe(channels, (event) => this.#onEvent(event), {
         onOpen: () => this.#onOpen(),
@@ -197,6 +210,7 @@ export class SyncEngine {
           // The SDK keeps the subscription registered and reconnects by itself.
         },
       );
+    void this.#followDetails();
     this.#scheduleTick();
     mark('sync-start');
     void this.#initialLoad(epoch);
@@ -211,6 +225,10 @@ export class SyncEngine {
     this.#queue = [];
     void this.#subscription?.close();
     this.#subscription = null;
+    const details = this.#details;
+    this.#details = null;
+    if (details)
+      this.#following = this.#following.then(() => details.subscription.then((d) => d.close()));
     this.#cancelFlush?.();
     this.#cancelFlush = null;
     for (const handle of this.#timerHandles) this.#timers.clearTimeout(handle);
@@ -580,16 +598,61 @@ export class SyncEngine {
   loadOrderDetail(orderId: string): () => void {
     const first = this.#state.details[orderId] === undefined;
     this.#state.trackOrderDetail(orderId);
-    if (first && this.#running) void this.#loadDetail(this.#epoch, orderId).catch(() => {});
+    if (first && this.#running) {
+      const epoch = this.#epoch;
+      const load = () => this.#loadDetail(epoch, orderId);
+      void this.#followDetails()
+        .then(load, () => {
+          // Not followed: what the read misses comes with the next resync.
+          this.#detailRisk = true;
+          return load();
+        })
+        .catch(() => {});
+    }
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.#state.untrackOrderDetail(orderId);
+      if (this.#state.details[orderId] === undefined) void this.#followDetails();
     };
   }
 
+  /**
+   * Points the details subscription at the tracked orders (opened with the first, closed with
+   * the last); resolves once the server applies it, so a read that starts then misses nothing.
+   */
+  #followDetails(): Promise<void> {
+    const step = async () => {
+      if (!this.#running) return;
+      const ids = Object.keys(this.#state.details).sort();
+      const queries = ids.length > MAX_FOLLOWED_ORDERS ? [] : [Query.equal('orderId', ids)];
+      const key = JSON.stringify(queries);
+      const current = this.#details;
+      if (ids.length === 0) {
+        this.#details = null;
+        if (current) await (await current.subscription).close();
+      } else if (!current) {
+        const subscription = this.#realtime.subscribe(
+          DETAIL_SYNC.map(documentsChannel),
+          (event) => this.#onEvent(event),
+          IGNORE_CONNECTION,
+          queries,
+        );
+        this.#details = { subscription, queries: key };
+        await subscription;
+      } else if (current.queries !== key) {
+        current.queries = key;
+        await (await current.subscription).update(queries);
+      }
+    };
+    const next = this.#following.then(step, step);
+    this.#following = next.catch(() => {});
+    return next;
+  }
+
   async #loadDetail(epoch: number, orderId: string): Promise<void> {
+    if (epoch !== this.#epoch || !this.#state.details[orderId]) return;
     try {
       for (const collection of DETAIL_SYNC) {
         await this.#read(

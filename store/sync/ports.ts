@@ -30,6 +30,11 @@ export interface RealtimeHandlers {
 
 /** An open subscription. */
 export interface RealtimeSubscription {
+  /**
+   * Replaces the subscription's realtime queries (Appwrite query strings). Resolves once the
+   * server applies them, as far as the connection can tell (see {@link RealtimePort.subscribe}).
+   */
+  update(queries: readonly string[]): Promise<void>;
   /** Ends the subscription (idempotent). */
   close(): void | Promise<void>;
 }
@@ -37,13 +42,16 @@ export interface RealtimeSubscription {
 /** The realtime side of the backend. */
 export interface RealtimePort {
   /**
-   * Subscribes to `channels`. Resolves once the subscription is registered (it may become
-   * active later, or drop and come back any number of times: see {@link RealtimeHandlers}).
+   * Subscribes to `channels`, filtered on the server by realtime `queries` (ANDed; none: every
+   * event). Resolves once the subscription is registered and, on a connection that is already
+   * active, applied by the server; else it becomes active later, and may drop and come back any
+   * number of times: see {@link RealtimeHandlers}.
    */
   subscribe(
     channels: readonly string[],
     onEvent: (event: RealtimeEvent) => void,
     handlers: RealtimeHandlers,
+    queries?: readonly string[],
   ): Promise<RealtimeSubscription>;
   /** After an `onClose`: the delay before the SDK's next attempt (ms). */
   nextRetryDelayMs(): number;

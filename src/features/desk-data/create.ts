@@ -14,9 +14,14 @@ import type { DeskData } from './types.ts';
 
 let ports: ReturnType<typeof appwriteSyncPorts> | null = null;
 
-/** With `?bench=1`: stamps each realtime event on arrival and reports it once a flush applied it. */
+/**
+ * With `?bench=1`: stamps each realtime event on arrival and reports it once a flush applied it.
+ * Events the store drops on arrival (details of orders no view tracks) schedule no flush and
+ * are not counted: nothing is painted for them.
+ */
 function measured(realtime: RealtimePort, scheduler: FrameScheduler) {
   const arrived: { receivedAt: number; serverTime: number }[] = [];
+  let flushPending = false;
   return {
     realtime: {
       subscribe: (channels, onEvent, handlers) =>
@@ -27,20 +32,28 @@ function measured(realtime: RealtimePort, scheduler: FrameScheduler) {
               typeof event.timestamp === 'number'
                 ? event.timestamp
                 : Date.parse(String(event.timestamp).replace(' ', 'T'));
-            arrived.push({ receivedAt: performance.now(), serverTime: time });
+            const receivedAt = performance.now();
             onEvent(event);
+            if (flushPending) arrived.push({ receivedAt, serverTime: time });
           },
           handlers,
         ),
       nextRetryDelayMs: () => realtime.nextRetryDelayMs(),
     } satisfies RealtimePort,
     scheduler: {
-      schedule: (callback) =>
-        scheduler.schedule(() => {
+      schedule: (callback) => {
+        flushPending = true;
+        const cancel = scheduler.schedule(() => {
+          flushPending = false;
           const applied = arrived.splice(0);
           callback();
           benchEventsApplied(applied);
-        }),
+        });
+        return () => {
+          flushPending = false;
+          cancel();
+        };
+      },
     } satisfies FrameScheduler,
   };
 }

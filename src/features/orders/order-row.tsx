@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState, type CSSProperties } from 'react';
+import { memo, useEffect, useRef, type CSSProperties } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatMoney } from '../../domain/money.ts';
@@ -6,8 +6,21 @@ import { formatOrderNumber, itemsSummary, type Order } from '../../domain/order.
 import { formatAge, formatDateTime } from '../../lib/format.ts';
 import { useDesk } from '../desk-data/context.tsx';
 
-/** How long a changed row stays highlighted. */
-const FLASH_MS = 1200;
+/** How a changed row is highlighted: a fade (or, with reduced motion, a still highlight). */
+const FLASH: { keyframes: Keyframe[]; options: KeyframeAnimationOptions } = {
+  keyframes: [{ backgroundColor: '#fff4c2' }, { backgroundColor: 'transparent' }],
+  options: { duration: 1200, easing: 'ease-out' },
+};
+const STILL_FLASH: typeof FLASH = {
+  keyframes: [{ backgroundColor: '#fffbe6' }, { backgroundColor: '#fffbe6' }],
+  options: { duration: 1200 },
+};
+
+function flash(row: HTMLElement): void {
+  const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  const { keyframes, options } = reduced ? STILL_FLASH : FLASH;
+  row.animate?.(keyframes, options);
+}
 
 /**
  * The cells of a row: they change only with the order (or the minute hand), not when the row
@@ -74,20 +87,19 @@ export const OrderRow = memo(function OrderRow({
   const order = desk.useOrder(id);
   const updatedAt = order?.updatedAt ?? 0;
   const seen = useRef(updatedAt);
-  const [flash, setFlash] = useState(0);
+  const row = useRef<HTMLDivElement>(null);
+  // Flashed with the Web Animations API: no re-render, and the row's cells stay as they are.
   useEffect(() => {
     if (updatedAt === seen.current) return;
     seen.current = updatedAt;
-    setFlash((n) => n + 1);
-    const timer = setTimeout(() => setFlash(0), FLASH_MS);
-    return () => clearTimeout(timer);
+    if (row.current) flash(row.current);
   }, [updatedAt]);
   if (!order) return <div style={style} className="trow" role="row" aria-rowindex={index + 2} />;
   return (
     <div
+      ref={row}
       style={style}
-      key={flash > 0 ? `f${flash}` : 'n'}
-      className={`trow${active ? ' is-active' : ''}${flash ? ' is-flash' : ''}`}
+      className={`trow${active ? ' is-active' : ''}`}
       role="row"
       aria-rowindex={index + 2}
       aria-selected={active}

@@ -23,9 +23,9 @@ import type { Prng } from './prng.ts';
  *   `$sequence` tie-break, `cursorAfter` resolved from the cursor document's *current* values,
  *   `limit`, `select` (system fields always), `total` capped at 5,000), answered when the test
  *   decides;
- * - a realtime subscription that is active or not; events of visible writes go in flight while
- *   it is active and are delivered reordered or duplicated as the test decides, and lost when it
- *   drops (Appwrite has no replay).
+ * - realtime subscriptions (channels, `equal` queries) on one connection that is active or
+ *   not; events of visible writes go in flight while it is active and are delivered reordered
+ *   or duplicated as the test decides, and lost when it drops (Appwrite has no replay).
  */
 
 /** A stored document. */
@@ -196,6 +196,13 @@ export interface ModelServerOptions {
   autoAnswer?: boolean;
 }
 
+interface Subscriber {
+  channels: Set<string>;
+  queries: Query[];
+  onEvent: (event: RealtimeEvent) => void;
+  handlers: RealtimeHandlers;
+}
+
 /** The model backend; implements both ports of the sync engine. */
 export class ModelServer implements RealtimePort, SnapshotPort {
   readonly #clock: ManualClock;
@@ -204,11 +211,9 @@ export class ModelServer implements RealtimePort, SnapshotPort {
   readonly #collections = new Map<string, Map<string, ModelDocument>>();
   readonly #pendingWrites: PendingWrite[] = [];
   #sequence = 0;
-  #subscriber: {
-    channels: Set<string>;
-    onEvent: (event: RealtimeEvent) => void;
-    handlers: RealtimeHandlers;
-  } | null = null;
+  readonly #subscribers = new Set<Subscriber>();
+  /** The subscriptions each event in flight was sent for (the server decides when it sends). */
+  readonly #targets = new WeakMap<RealtimeEvent, readonly Subscriber[]>();
   #active = false;
   #attempts = 0;
   #lastDelay = 1000;
@@ -330,10 +335,13 @@ export class ModelServer implements RealtimePort, SnapshotPort {
   }
 
   #emit(collection: string, kind: string, doc: ModelDocument): void {
-    const subscriber = this.#subscriber;
     const channel = `databases.${DATABASE_ID}.collections.${collection}.documents`;
-    if (!subscriber || !this.#active || !subscriber.channels.has(channel)) return;
-    this.inFlight.push({
+    if (!this.#active) return;
+    const targets = [...this.#subscribers].filter(
+      (s) => s.channels.has(channel) && s.queries.every((q) => matches(doc, q)),
+    );
+    if (targets.length === 0) return;
+    const event: RealtimeEvent = {
       events: [
         `${channel}.${doc.$id}.${kind}`,
         `${channel}.${doc.$id}`,
@@ -343,23 +351,49 @@ export class ModelServer implements RealtimePort, SnapshotPort {
       channels: [channel, `${channel}.${doc.$id}`],
       timestamp: new Date(this.#clock.now).toISOString(),
       payload: structuredClone(doc),
-    });
+    };
+    this.#targets.set(event, targets);
+    this.inFlight.push(event);
+  }
+
+  /** Hands `event` to the subscriptions it was sent for that are still open. */
+  #receive(event: RealtimeEvent): void {
+    for (const subscriber of this.#targets.get(event) ?? [])
+      if (this.#subscribers.has(subscriber)) subscriber.onEvent(structuredClone(event));
   }
 
   // Realtime ----------------------------------------------------------------------------------
+
+  /** Realtime queries: the `equal` filters of list queries (what the engine sends). */
+  #realtimeQueries(queries: readonly string[]): Query[] {
+    return queries.map((text) => {
+      const query = JSON.parse(text) as Query;
+      if (query.method !== 'equal') throw new Error(`model: realtime query ${query.method}`);
+      return query;
+    });
+  }
 
   subscribe(
     channels: readonly string[],
     onEvent: (event: RealtimeEvent) => void,
     handlers: RealtimeHandlers,
+    queries: readonly string[] = [],
   ): Promise<RealtimeSubscription> {
-    const subscriber = { channels: new Set(channels), onEvent, handlers };
-    this.#subscriber = subscriber;
+    const subscriber: Subscriber = {
+      channels: new Set(channels),
+      queries: this.#realtimeQueries(queries),
+      onEvent,
+      handlers,
+    };
+    this.#subscribers.add(subscriber);
     return Promise.resolve({
+      update: (next) => {
+        subscriber.queries = this.#realtimeQueries(next);
+        return Promise.resolve();
+      },
       close: () => {
-        if (this.#subscriber !== subscriber) return;
-        this.#subscriber = null;
-        this.#active = false;
+        if (!this.#subscribers.delete(subscriber)) return;
+        if (this.#subscribers.size === 0) this.#active = false;
       },
     });
   }
@@ -375,25 +409,30 @@ export class ModelServer implements RealtimePort, SnapshotPort {
 
   /** Whether a client has subscribed. */
   get subscribed(): boolean {
-    return this.#subscriber !== null;
+    return this.#subscribers.size > 0;
   }
 
-  /** The subscription becomes active (the client's `onOpen`). */
+  /** Subscriptions open now. */
+  get subscriptions(): number {
+    return this.#subscribers.size;
+  }
+
+  /** The connection becomes active (every subscription's `onOpen`). */
   connect(): void {
-    if (!this.#subscriber || this.#active) return;
+    if (this.#subscribers.size === 0 || this.#active) return;
     this.#active = true;
     this.#attempts = 0;
-    this.#subscriber.handlers.onOpen();
+    for (const subscriber of [...this.#subscribers]) subscriber.handlers.onOpen();
   }
 
-  /** The subscription drops: events in flight are lost (the client's `onClose`). */
+  /** The connection drops: events in flight are lost (every subscription's `onClose`). */
   disconnect(): void {
-    if (!this.#subscriber || !this.#active) return;
+    if (this.#subscribers.size === 0 || !this.#active) return;
     this.#active = false;
     this.inFlight.length = 0;
     const attempts = this.#attempts++;
     this.#lastDelay = attempts < 5 ? 1000 : attempts < 15 ? 5000 : attempts < 100 ? 10000 : 60000;
-    this.#subscriber.handlers.onClose();
+    for (const subscriber of [...this.#subscribers]) subscriber.handlers.onClose();
   }
 
   /**
@@ -404,7 +443,7 @@ export class ModelServer implements RealtimePort, SnapshotPort {
   deliver(count = Infinity, options: { window?: number; duplicate?: number } = {}): number {
     const window = options.window ?? 1;
     let delivered = 0;
-    while (delivered < count && this.inFlight.length && this.#subscriber && this.#active) {
+    while (delivered < count && this.inFlight.length && this.#active) {
       // Only events sent within `reorderMs` of the oldest in flight can overtake it.
       const oldest = Date.parse(String(this.inFlight[0]!.timestamp));
       let span = 1;
@@ -417,7 +456,7 @@ export class ModelServer implements RealtimePort, SnapshotPort {
       const event = this.inFlight[at]!;
       if (!(options.duplicate && this.#rng.chance(options.duplicate))) this.inFlight.splice(at, 1);
       this.delivered.push(event);
-      this.#subscriber.onEvent(structuredClone(event));
+      this.#receive(event);
       delivered++;
     }
     return delivered;
@@ -425,8 +464,8 @@ export class ModelServer implements RealtimePort, SnapshotPort {
 
   /** Delivers an event that was already delivered before (a late duplicate). */
   deliverStale(): boolean {
-    if (!this.#subscriber || !this.#active || this.delivered.length === 0) return false;
-    this.#subscriber.onEvent(structuredClone(this.#rng.pick(this.delivered)));
+    if (!this.#active || this.delivered.length === 0) return false;
+    this.#receive(this.#rng.pick(this.delivered));
     return true;
   }
 
