@@ -187,7 +187,7 @@ export function OrdersTable({
           rowHeight={ROW_HEIGHT}
           rowProps={{ ids, active, now, onOpen: open }}
           rowKey={rowKey}
-          overscanCount={6}
+          overscanCount={2}
           onRowsRendered={onRowsRendered}
           tabIndex={0}
           onKeyDown={onKeyDown}
