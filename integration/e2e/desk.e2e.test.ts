@@ -13,6 +13,13 @@ const openDrawer = async (desk: Desk, id: string) => {
   await desk.page.goto(`${e2e().appUrl}/orders/${id}?view=board`);
   await desk.page.getByRole('dialog').getByTestId('assignee').waitFor();
 };
+/** Calls `order-action` directly (not through a page) as one of the demo staff. */
+const orderAction = async (person: 'ana' | 'ben', body: Record<string, unknown>) =>
+  new Functions(await userClient(e2e().backend, account(person).id)).createExecution({
+    functionId: 'order-action',
+    body: JSON.stringify(body),
+    async: false,
+  });
 const assignee = (page: Page) => page.getByRole('dialog').getByTestId('assignee');
 
 describe('the desk with several people at once (browser)', () => {
@@ -132,11 +139,10 @@ describe('the desk with several people at once (browser)', () => {
     await ana.page.getByRole('button', { name: 'Claim', exact: true }).waitFor();
     expect(await ana.page.getByRole('button', { name: 'Cancel order' }).count()).toBe(0);
 
-    const asAna = new Functions(await userClient(e2e().backend, account('ana').id));
-    const execution = await asAna.createExecution({
-      functionId: 'order-action',
-      body: JSON.stringify({ orderId: order.id, action: 'cancel', expectedRev: 1 }),
-      async: false,
+    const execution = await orderAction('ana', {
+      orderId: order.id,
+      action: 'cancel',
+      expectedRev: 1,
     });
     expect(execution.responseStatusCode).toBe(403);
     expect(JSON.parse(execution.responseBody)).toMatchObject({ error: { code: 'FORBIDDEN' } });
@@ -195,11 +201,10 @@ describe('the desk with several people at once (browser)', () => {
     await ana.page.waitForTimeout(1500);
     expect(await animations()).toBe(0);
 
-    const asBen = new Functions(await userClient(e2e().backend, account('ben').id));
-    const execution = await asBen.createExecution({
-      functionId: 'order-action',
-      body: JSON.stringify({ orderId: order.id, action: 'claim', expectedRev: 1 }),
-      async: false,
+    const execution = await orderAction('ben', {
+      orderId: order.id,
+      action: 'claim',
+      expectedRev: 1,
     });
     expect(execution.responseStatusCode).toBe(200);
     await row.filter({ hasText: 'Ben' }).waitFor({ timeout: 3000 });

@@ -84,6 +84,18 @@ describe('createAppwriteRealtimePort with the SDK', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
+  /** The SDK on the protocol server, and the port over it (activation on acknowledgement only). */
+  function connect() {
+    const client = new Client()
+      .setEndpoint(`http://127.0.0.1:${port}/v1`)
+      .setProject('livedesk-test');
+    const realtime = new Realtime(client);
+    return {
+      realtime,
+      realtimePort: createAppwriteRealtimePort(realtime, { activationDelayMs: 60_000 }),
+    };
+  }
+
   async function until(predicate: () => boolean, timeoutMs = 4000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate()) {
@@ -96,11 +108,7 @@ describe('createAppwriteRealtimePort with the SDK', () => {
     'is active on the acknowledgement, forwards events, closes and reopens with the SDK',
     { timeout: 10_000 },
     async () => {
-      const client = new Client()
-        .setEndpoint(`http://127.0.0.1:${port}/v1`)
-        .setProject('livedesk-test');
-      const realtime = new Realtime(client);
-      const realtimePort = createAppwriteRealtimePort(realtime, { activationDelayMs: 60_000 });
+      const { realtime, realtimePort } = connect();
       const log: string[] = [];
       const events: RealtimeEvent[] = [];
       const channel = 'databases.livedesk.collections.orders.documents';
@@ -143,11 +151,7 @@ describe('createAppwriteRealtimePort with the SDK', () => {
     'on an open socket, a subscription with queries and its updates resolve once the server acknowledged them',
     { timeout: 10_000 },
     async () => {
-      const client = new Client()
-        .setEndpoint(`http://127.0.0.1:${port}/v1`)
-        .setProject('livedesk-test');
-      const realtime = new Realtime(client);
-      const realtimePort = createAppwriteRealtimePort(realtime, { activationDelayMs: 60_000 });
+      const { realtime, realtimePort } = connect();
       let opened = 0;
       const handlers = { onOpen: () => opened++, onClose: () => {} };
       const main = await realtimePort.subscribe(

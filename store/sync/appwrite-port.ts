@@ -70,21 +70,9 @@ export function createAppwriteRealtimePort(
   let lastDelay = reconnectDelayMs(0);
   let open = false;
   let active = false;
-  let fallback: unknown = null;
-  let stopWatching: (() => void) | null = null;
+  /** Bumped by every (re)open and close: a wait for an older activation comes to nothing. */
+  let activation = 0;
 
-  const cancel = () => {
-    if (fallback !== null) timers.clearTimeout(fallback);
-    fallback = null;
-    stopWatching?.();
-    stopWatching = null;
-  };
-  const activate = () => {
-    cancel();
-    if (!open || active) return;
-    active = true;
-    for (const handlers of [...listeners]) handlers.onOpen();
-  };
   /**
    * On an open socket: resolves at the server's next subscribe acknowledgement (or after the
    * fallback delay), so a subscription made or changed now is in force once it resolves.
@@ -111,17 +99,16 @@ export function createAppwriteRealtimePort(
       socket.addEventListener('message', onMessage);
     });
   };
-  /** Waits for the subscribe acknowledgement on the current socket, or the fallback delay. */
+  /** Active at the subscribe acknowledgement on the current socket, or after the fallback delay. */
   const awaitActivation = () => {
-    cancel();
-    fallback = timers.setTimeout(activate, activationDelay);
-    const socket = socketOf(realtime);
-    if (!socket || typeof socket.addEventListener !== 'function') return;
-    const onMessage = (event: MessageEvent) => {
-      if (isSubscribeAck(event.data)) activate();
-    };
-    socket.addEventListener('message', onMessage);
-    stopWatching = () => socket.removeEventListener('message', onMessage);
+    const current = ++activation;
+    const acknowledged =
+      nextAck() ?? new Promise<void>((resolve) => timers.setTimeout(resolve, activationDelay));
+    void acknowledged.then(() => {
+      if (current !== activation || !open || active) return;
+      active = true;
+      for (const handlers of [...listeners]) handlers.onOpen();
+    });
   };
 
   realtime.onOpen(() => {
@@ -131,7 +118,7 @@ export function createAppwriteRealtimePort(
   });
   realtime.onClose(() => {
     open = false;
-    cancel();
+    activation++;
     lastDelay = reconnectDelayMs(attempts++);
     active = false;
     for (const handlers of [...listeners]) handlers.onClose();

@@ -141,8 +141,8 @@ export class SyncEngine {
   };
   #activation: { resolve: () => void; promise: Promise<void> } | null = null;
   #subscription: RealtimeSubscription | null = null;
-  /** The subscription to the tracked orders' details, and the queries it was given. */
-  #details: { subscription: Promise<RealtimeSubscription>; queries: string } | null = null;
+  /** The subscription to the tracked orders' details, and the key of the queries it was given. */
+  #details: { subscription: Promise<RealtimeSubscription>; key: string } | null = null;
   /** Changes of the details subscription, one at a time. */
   #following: Promise<void> = Promise.resolve();
   #cleanups: (() => void)[] = [];
@@ -639,10 +639,10 @@ export class SyncEngine {
           IGNORE_CONNECTION,
           queries,
         );
-        this.#details = { subscription, queries: key };
+        this.#details = { subscription, key };
         await subscription;
-      } else if (current.queries !== key) {
-        current.queries = key;
+      } else if (current.key !== key) {
+        current.key = key;
         await (await current.subscription).update(queries);
       }
     };

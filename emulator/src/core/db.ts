@@ -113,35 +113,26 @@ export class Store {
   /** Runs `fn` in a transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
-    if (this.grouping) return this.inGroup(fn);
-    this.sql.exec('BEGIN IMMEDIATE');
-    this.depth++;
-    try {
-      const result = fn();
-      this.depth--;
-      this.sql.exec('COMMIT');
-      return result;
-    } catch (error) {
-      this.depth--;
-      this.sql.exec('ROLLBACK');
-      throw error;
+    if (this.grouping) {
+      // A savepoint of the group transaction: undone alone when `fn` throws.
+      this.openGroup();
+      return this.enclosed(fn, 'SAVEPOINT tx', 'RELEASE tx', 'ROLLBACK TO tx; RELEASE tx');
     }
+    return this.enclosed(fn, 'BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK');
   }
 
-  /** `fn` in a savepoint of the group transaction: undone alone when it throws. */
-  private inGroup<T>(fn: () => T): T {
-    this.openGroup();
-    this.sql.exec('SAVEPOINT tx');
+  /** `fn` between `begin` and `commit`, or `rollback` when it throws. */
+  private enclosed<T>(fn: () => T, begin: string, commit: string, rollback: string): T {
+    this.sql.exec(begin);
     this.depth++;
     try {
       const result = fn();
       this.depth--;
-      this.sql.exec('RELEASE tx');
+      this.sql.exec(commit);
       return result;
     } catch (error) {
       this.depth--;
-      this.sql.exec('ROLLBACK TO tx');
-      this.sql.exec('RELEASE tx');
+      this.sql.exec(rollback);
       throw error;
     }
   }

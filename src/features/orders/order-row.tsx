@@ -16,9 +16,13 @@ const STILL_FLASH: typeof FLASH = {
   options: { duration: 1200 },
 };
 
+const reducedMotion =
+  typeof window === 'undefined'
+    ? undefined
+    : window.matchMedia?.('(prefers-reduced-motion: reduce)');
+
 function flash(row: HTMLElement): void {
-  const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-  const { keyframes, options } = reduced ? STILL_FLASH : FLASH;
+  const { keyframes, options } = reducedMotion?.matches ? STILL_FLASH : FLASH;
   row.animate?.(keyframes, options);
 }
 
