@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
@@ -10,6 +11,15 @@ const unitFiles = [
 
 export default defineConfig({
   plugins: [react()],
+  resolve: {
+    // The Appwrite SDK's JSON parser, with the browser's JSON.parse where it gives the same value.
+    alias: [
+      {
+        find: /^json-bigint$/,
+        replacement: fileURLToPath(new URL('./src/lib/json-bigint-fast.ts', import.meta.url)),
+      },
+    ],
+  },
   server: { host: '127.0.0.1', port: 5173, strictPort: false },
   preview: { host: '127.0.0.1', port: 4173 },
   build: { target: 'es2022', sourcemap: true },

@@ -228,7 +228,9 @@ async function main(): Promise<void> {
   const seeder = new Seeder(client);
   await seeder.ensureCatalog();
   await seeder.ensureAccounts();
-  const seeded = await seeder.seedOrders(orders);
+  // Over 29 days: every seeded order stays inside the desk's 30-day history while the run lasts
+  // (over 30, the oldest closed ones leave it during the run and the table never reaches `orders`).
+  const seeded = await seeder.seedOrders(orders, { days: 29 });
   log(`seeded in ${seeded.seconds.toFixed(1)} s`);
 
   const outDir = mkdtempSync(join(tmpdir(), 'livedesk-bench-app-'));
@@ -262,10 +264,25 @@ async function main(): Promise<void> {
     // Navigation → first painted table with every order (session restored from the cookie).
     const loadBefore = loadavg()[0]!;
     await page.goto(`${appUrl}/orders?bench=1&rows=${orders}`);
-    await page.waitForFunction(() => window.__livedeskBench?.firstTable !== null, null, {
-      timeout: 180_000,
-      polling: 200,
-    });
+    await page
+      .waitForFunction(() => window.__livedeskBench?.firstTable !== null, null, {
+        timeout: 180_000,
+        polling: 200,
+      })
+      .catch(async (error: unknown) => {
+        const state = await page.evaluate(() => ({
+          rows: window.__livedeskBench?.tableRows,
+          marks: performance
+            .getEntriesByType('mark')
+            .map((m) => `${m.name} ${m.startTime.toFixed(0)} ms`)
+            .join(', '),
+          connection: document.querySelector('[data-testid="connection"]')?.textContent,
+        }));
+        throw new Error(
+          `no table with ${orders} rows: it has ${state.rows}; marks: ${state.marks}; connection: ${state.connection}`,
+          { cause: error },
+        );
+      });
     const firstTable = await page.evaluate(() => window.__livedeskBench!.firstTable!);
     const tableRows = await page.evaluate(() => window.__livedeskBench!.tableRows);
     const marks = await page.evaluate(() =>

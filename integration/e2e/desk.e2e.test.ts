@@ -197,7 +197,8 @@ describe('the desk with several people at once (browser)', () => {
     const order = await createPaidOrder(e2e().backend, 'Fiona Flash');
     const row = ana.page.locator(`[data-testid="order-row"][data-order-number="${order.number}"]`);
     await row.waitFor({ timeout: 5000 });
-    const animations = () => row.evaluate((element) => element.getAnimations().length);
+    const animations = () =>
+      row.evaluate((element) => element.getAnimations({ subtree: true }).length);
     await ana.page.waitForTimeout(1500);
     expect(await animations()).toBe(0);
 

@@ -104,17 +104,20 @@ export class Seeder {
     return (await this.maxOrderNumber()) > 0;
   }
 
-  /** Adds `count` orders over the last 30 days (numbers continue after the highest), with a progress bar. */
+  /**
+   * Adds `count` orders over the last `days` (default 30; numbers continue after the highest),
+   * with a progress bar.
+   */
   async seedOrders(
     count: number,
-    options: { seed?: number; now?: number } = {},
+    options: { seed?: number; now?: number; days?: number } = {},
   ): Promise<{ orders: number; activities: number; seconds: number }> {
     const startedAt = Date.now();
     const now = options.now ?? Date.now();
     const random = new Random(options.seed ?? 20261122);
     const staff = DEMO_ACCOUNTS.filter((account) => account.role !== 'owner');
     const firstNumber = Math.max(await this.maxOrderNumber(), 1000) + 1;
-    const times = orderTimes(count, now, random);
+    const times = orderTimes(count, now, random, options.days);
     const orders = times.map((createdAt, index) =>
       generateOrder({
         number: firstNumber + index,

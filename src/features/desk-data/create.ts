@@ -24,7 +24,7 @@ function measured(realtime: RealtimePort, scheduler: FrameScheduler) {
   let flushPending = false;
   return {
     realtime: {
-      subscribe: (channels, onEvent, handlers) =>
+      subscribe: (channels, onEvent, handlers, queries) =>
         realtime.subscribe(
           channels,
           (event) => {
@@ -37,6 +37,7 @@ function measured(realtime: RealtimePort, scheduler: FrameScheduler) {
             if (flushPending) arrived.push({ receivedAt, serverTime: time });
           },
           handlers,
+          queries,
         ),
       nextRetryDelayMs: () => realtime.nextRetryDelayMs(),
     } satisfies RealtimePort,

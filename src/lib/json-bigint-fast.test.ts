@@ -1,0 +1,104 @@
+import jsonBigint from 'json-bigint/index.js';
+import { describe, expect, it } from 'vitest';
+import fastJsonBigintModule, { fastJsonBigint } from './json-bigint-fast.ts';
+
+/** The Appwrite SDK's reviver: json-bigint's big numbers become Number when safe, else BigInt. */
+function sdkReviver(_key: string, value: unknown): unknown {
+  const big = value as { _isBigNumber?: boolean; isInteger(): boolean; toFixed(): string };
+  if (value === null || typeof value !== 'object' || big._isBigNumber !== true) return value;
+  if (!big.isInteger()) return Number(big.toFixed());
+  const integer = BigInt(big.toFixed());
+  return integer >= BigInt(Number.MIN_SAFE_INTEGER) && integer <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(integer)
+    : integer;
+}
+
+/** A small deterministic generator (mulberry32). */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomValue(next: () => number, depth: number): unknown {
+  const pick = Math.floor(next() * (depth > 2 ? 6 : 8));
+  switch (pick) {
+    case 0:
+      return Math.floor(next() * 1_000_000) - 500_000;
+    case 1:
+      return BigInt(Math.floor(next() * 1e9)) * 10_000_000_000n * (next() < 0.5 ? -1n : 1n);
+    case 2:
+      return (next() - 0.5) * 10 ** Math.floor(next() * 30);
+    case 3:
+      return `order ${Math.floor(next() * 1e6)} ${next() < 0.3 ? '1234567890123456789' : 'x'}`;
+    case 4:
+      return next() < 0.5 ? null : next() < 0.5;
+    case 5:
+      return Number.MAX_SAFE_INTEGER - Math.floor(next() * 3);
+    case 6:
+      return Array.from({ length: Math.floor(next() * 4) }, () => randomValue(next, depth + 1));
+    default:
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(next() * 5) }, (_, i) => [
+          `k${i}`,
+          randomValue(next, depth + 1),
+        ]),
+      );
+  }
+}
+
+describe('fastJsonBigint', () => {
+  const original = jsonBigint({ storeAsString: false });
+  const fast = fastJsonBigint({ storeAsString: false });
+
+  it('parses a realtime message as json-bigint with the SDK reviver does', () => {
+    const message = JSON.stringify({
+      type: 'event',
+      data: {
+        events: ['databases.livedesk.collections.orders.documents.o1.update'],
+        channels: ['databases.livedesk.collections.orders.documents'],
+        timestamp: '2026-11-23 06:00:01.000',
+        payload: { $id: 'o1', $sequence: '42', number: 1042, totalCents: 6600, rev: 3 },
+      },
+    });
+    expect(fast.parse(message, sdkReviver)).toEqual(original.parse(message, sdkReviver));
+  });
+
+  it('keeps integers beyond 2^53 exact, as BigInt through the reviver', () => {
+    const text = '{"big":9007199254740993,"max":9223372036854775807,"neg":-9007199254740993}';
+    expect(fast.parse(text, sdkReviver)).toEqual({
+      big: 9007199254740993n,
+      max: 9223372036854775807n,
+      neg: -9007199254740993n,
+    });
+    expect(JSON.parse(text).big).not.toBe(9007199254740993n);
+  });
+
+  it('gives the same value as json-bigint for 2,000 generated documents', () => {
+    const next = random(20261123);
+    for (let i = 0; i < 2_000; i++) {
+      const text = jsonBigint.stringify(randomValue(next, 0));
+      expect(fast.parse(text, sdkReviver), text).toEqual(original.parse(text, sdkReviver));
+    }
+  });
+
+  it('refuses malformed JSON on both paths', () => {
+    expect(() => fast.parse('{"a":1', sdkReviver)).toThrow();
+    expect(() => fast.parse('{"a":12345678901234567', sdkReviver)).toThrow();
+  });
+
+  it('writes BigInt as json-bigint does', () => {
+    const value = { id: 9223372036854775807n, n: 1 };
+    expect(fast.stringify(value)).toBe('{"id":9223372036854775807,"n":1}');
+  });
+
+  it('has the module shape of json-bigint (factory with default parse and stringify)', () => {
+    expect(fastJsonBigintModule.parse('{"a":[1,2]}')).toEqual({ a: [1, 2] });
+    expect(fastJsonBigintModule.stringify({ a: 1 })).toBe('{"a":1}');
+    expect(typeof fastJsonBigintModule({ useNativeBigInt: true }).parse).toBe('function');
+  });
+});
