@@ -67,6 +67,17 @@ async function heapMb(page: Page): Promise<number> {
   return (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN) / 1024 / 1024;
 }
 
+/** The app's load marks (`livedesk:*`) so far, with their times on the page's clock. */
+function loadPhases(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    performance
+      .getEntriesByType('mark')
+      .filter((m) => m.name.startsWith('livedesk:'))
+      .map((m) => `${m.name.slice(9)} ${m.startTime.toFixed(0)} ms`)
+      .join(', '),
+  );
+}
+
 /** Samples the page's main thread for `durationMs` and prints the functions with the most self time. */
 async function profileFor(page: Page, durationMs: number): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
@@ -272,26 +283,16 @@ async function main(): Promise<void> {
       .catch(async (error: unknown) => {
         const state = await page.evaluate(() => ({
           rows: window.__livedeskBench?.tableRows,
-          marks: performance
-            .getEntriesByType('mark')
-            .map((m) => `${m.name} ${m.startTime.toFixed(0)} ms`)
-            .join(', '),
           connection: document.querySelector('[data-testid="connection"]')?.textContent,
         }));
         throw new Error(
-          `no table with ${orders} rows: it has ${state.rows}; marks: ${state.marks}; connection: ${state.connection}`,
+          `no table with ${orders} rows: it has ${state.rows}; load phases: ${await loadPhases(page)}; connection: ${state.connection}`,
           { cause: error },
         );
       });
     const firstTable = await page.evaluate(() => window.__livedeskBench!.firstTable!);
     const tableRows = await page.evaluate(() => window.__livedeskBench!.tableRows);
-    const marks = await page.evaluate(() =>
-      performance
-        .getEntriesByType('mark')
-        .filter((m) => m.name.startsWith('livedesk:'))
-        .map((m) => `${m.name.slice(9)} ${m.startTime.toFixed(0)} ms`)
-        .join(', '),
-    );
+    const marks = await loadPhases(page);
     if (marks) log(`load phases: ${marks}`);
     const heapLoaded = await heapMb(page);
     log(

@@ -1,11 +1,10 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AppwriteException, Client, type Payload } from 'node-appwrite';
+import { mayHoldBigInteger } from '../../src/lib/json-bigint-fast.ts';
 
 type Headers = Record<string, string>;
 
-/** Integer literals too long to be exact as a double (the SDK returns them as bigints). */
-const LONG_INTEGER = /\d{16}/;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -21,10 +20,10 @@ function stringify(value: unknown): string {
 
 /**
  * JSON as the SDK parses it: integers beyond 2^53 that fit 64 bits become bigints. The reviver
- * (slow) only runs when the text holds a 16-digit run.
+ * (slow) only runs when the text may hold one.
  */
 function parse(text: string): unknown {
-  if (!LONG_INTEGER.test(text)) return JSON.parse(text);
+  if (!mayHoldBigInteger(text)) return JSON.parse(text);
   return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) => {
     if (typeof value !== 'number' || Number.isSafeInteger(value)) return value;
     const source = context?.source;

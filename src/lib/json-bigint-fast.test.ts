@@ -1,5 +1,6 @@
 import jsonBigint from 'json-bigint/index.js';
 import { describe, expect, it } from 'vitest';
+import { Prng } from '../../store/sync/testing/prng.ts';
 import fastJsonBigintModule, { fastJsonBigint } from './json-bigint-fast.ts';
 
 /** The Appwrite SDK's reviver: json-bigint's big numbers become Number when safe, else BigInt. */
@@ -13,39 +14,32 @@ function sdkReviver(_key: string, value: unknown): unknown {
     : integer;
 }
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomValue(next: () => number, depth: number): unknown {
-  const pick = Math.floor(next() * (depth > 2 ? 6 : 8));
+function randomValue(prng: Prng, depth: number): unknown {
+  const pick = Math.floor(prng.next() * (depth > 2 ? 6 : 8));
   switch (pick) {
     case 0:
-      return Math.floor(next() * 1_000_000) - 500_000;
+      return Math.floor(prng.next() * 1_000_000) - 500_000;
     case 1:
-      return BigInt(Math.floor(next() * 1e9)) * 10_000_000_000n * (next() < 0.5 ? -1n : 1n);
+      return (
+        BigInt(Math.floor(prng.next() * 1e9)) * 10_000_000_000n * (prng.next() < 0.5 ? -1n : 1n)
+      );
     case 2:
-      return (next() - 0.5) * 10 ** Math.floor(next() * 30);
+      return (prng.next() - 0.5) * 10 ** Math.floor(prng.next() * 30);
     case 3:
-      return `order ${Math.floor(next() * 1e6)} ${next() < 0.3 ? '1234567890123456789' : 'x'}`;
+      return `order ${Math.floor(prng.next() * 1e6)} ${prng.next() < 0.3 ? '1234567890123456789' : 'x'}`;
     case 4:
-      return next() < 0.5 ? null : next() < 0.5;
+      return prng.next() < 0.5 ? null : prng.next() < 0.5;
     case 5:
-      return Number.MAX_SAFE_INTEGER - Math.floor(next() * 3);
+      return Number.MAX_SAFE_INTEGER - Math.floor(prng.next() * 3);
     case 6:
-      return Array.from({ length: Math.floor(next() * 4) }, () => randomValue(next, depth + 1));
+      return Array.from({ length: Math.floor(prng.next() * 4) }, () =>
+        randomValue(prng, depth + 1),
+      );
     default:
       return Object.fromEntries(
-        Array.from({ length: Math.floor(next() * 5) }, (_, i) => [
+        Array.from({ length: Math.floor(prng.next() * 5) }, (_, i) => [
           `k${i}`,
-          randomValue(next, depth + 1),
+          randomValue(prng, depth + 1),
         ]),
       );
   }
@@ -79,9 +73,9 @@ describe('fastJsonBigint', () => {
   });
 
   it('gives the same value as json-bigint for 2,000 generated documents', () => {
-    const next = random(20261123);
+    const prng = new Prng(20261123);
     for (let i = 0; i < 2_000; i++) {
-      const text = jsonBigint.stringify(randomValue(next, 0));
+      const text = jsonBigint.stringify(randomValue(prng, 0));
       expect(fast.parse(text, sdkReviver), text).toEqual(original.parse(text, sdkReviver));
     }
   });

@@ -12,11 +12,13 @@ import jsonBigint from 'json-bigint/index.js';
  * nothing); any other text goes through json-bigint. Serialising stays json-bigint's (it writes
  * BigInt).
  */
-export function fastJsonBigint(options?: JsonBigintOptions): JsonBigint {
+export function fastJsonBigint(
+  options?: Parameters<typeof jsonBigint>[0],
+): ReturnType<typeof jsonBigint> {
   const original = jsonBigint(options);
   return {
     parse: (text, reviver) =>
-      MAY_HOLD_BIG_INTEGER.test(text) ? original.parse(text, reviver) : JSON.parse(text),
+      mayHoldBigInteger(text) ? original.parse(text, reviver) : JSON.parse(text),
     stringify: original.stringify,
   };
 }
@@ -24,13 +26,12 @@ export function fastJsonBigint(options?: JsonBigintOptions): JsonBigint {
 /** 16 digits in a row, or a number token with an exponent (first, or after `:`, `[` or `,`). */
 const MAY_HOLD_BIG_INTEGER = /\d{16}|(?:^|[:[,])\s*-?\d+(?:\.\d+)?[eE]/;
 
-/** Options of json-bigint's factory (the SDK passes `storeAsString` or `useNativeBigInt`). */
-export type JsonBigintOptions = Parameters<typeof jsonBigint>[0];
-
-/** What json-bigint's factory returns. */
-export interface JsonBigint {
-  parse(text: string, reviver?: (key: string, value: unknown) => unknown): unknown;
-  stringify: typeof JSON.stringify;
+/**
+ * Whether a JSON text may hold an integer beyond 2^53 (16 digits in a row, or a number with an
+ * exponent); when not, `JSON.parse` reads every number in it exactly.
+ */
+export function mayHoldBigInteger(text: string): boolean {
+  return MAY_HOLD_BIG_INTEGER.test(text);
 }
 
 const defaults = fastJsonBigint();

@@ -50,17 +50,18 @@ describe('Documents.update with the stored row', () => {
        CREATE TEMP TRIGGER count_fts AFTER UPDATE OF customer ON "${tablesOf(collection).docs}"
        BEGIN UPDATE fts_writes SET n = n + 1; END;`,
     );
-    const stored = documents.getRow(collection, 'o1')!;
-    const updated = documents.update(
-      collection,
-      Number(row!._seq),
-      prepared(
-        'o1',
-        { customer: 'Ana Silva', status: 'ready', rev: 2 },
-        '2026-01-01T00:00:01.000+00:00',
-      ),
-      false,
-      stored,
+    /** Writes o1 as an update does: with the stored row, so only changed columns are set. */
+    const update = (values: Record<string, SqlValue>, updatedAt: string) =>
+      documents.update(
+        collection,
+        Number(row!._seq),
+        prepared('o1', values, updatedAt),
+        false,
+        documents.getRow(collection, 'o1')!,
+      );
+    const updated = update(
+      { customer: 'Ana Silva', status: 'ready', rev: 2 },
+      '2026-01-01T00:00:01.000+00:00',
     );
     expect(store.sql.prepare('SELECT n FROM fts_writes').get()).toEqual({ n: 0 });
     expect(updated).toMatchObject({ customer: 'Ana Silva', status: 'ready', rev: 2 });
@@ -70,17 +71,7 @@ describe('Documents.update with the stored row', () => {
       status: 'ready',
       rev: 2,
     });
-    documents.update(
-      collection,
-      Number(row!._seq),
-      prepared(
-        'o1',
-        { customer: 'Ana Souza', status: 'ready', rev: 3 },
-        '2026-01-01T00:00:02.000+00:00',
-      ),
-      false,
-      documents.getRow(collection, 'o1')!,
-    );
+    update({ customer: 'Ana Souza', status: 'ready', rev: 3 }, '2026-01-01T00:00:02.000+00:00');
     expect(store.sql.prepare('SELECT n FROM fts_writes').get()).toEqual({ n: 1 });
     expect(
       store.sql.prepare(`SELECT rowid FROM "${fts}" WHERE "${fts}" MATCH 'Souza'`).all(),
