@@ -2,12 +2,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'node-appwrite';
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
 import { freePort } from '../integration/targets/free-port.ts';
 import { LocalBackend } from '../integration/targets/local.ts';
 import type { BenchRecord } from '../src/lib/bench.ts';
+import { CdpConnection, CdpPage, launchDebuggableChromium } from './lib/cdp.ts';
 import { DEMO_PASSWORD } from './lib/demo-data.ts';
 import { numberArg, parseArgs } from './lib/env.ts';
 import { Provisioner } from './lib/provisioner.ts';
@@ -43,6 +45,39 @@ const FLAGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+/**
+ * The switches Playwright adds when it launches Chromium headless (its chromiumSwitches, less
+ * those for other platforms and browsers): the browser is started here, so runs stay comparable
+ * with the earlier ones Playwright launched.
+ */
+const DRIVER_FLAGS = [
+  '--disable-field-trial-config',
+  '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows',
+  '--disable-back-forward-cache',
+  '--disable-breakpad',
+  '--disable-component-extensions-with-background-pages',
+  '--no-default-browser-check',
+  '--disable-default-apps',
+  '--disable-dev-shm-usage',
+  '--disable-extensions',
+  '--disable-features=AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch',
+  '--allow-pre-commit-input',
+  '--disable-hang-monitor',
+  '--disable-ipc-flooding-protection',
+  '--disable-popup-blocking',
+  '--disable-prompt-on-repost',
+  '--disable-renderer-backgrounding',
+  '--force-color-profile=srgb',
+  '--metrics-recording-only',
+  '--password-store=basic',
+  '--use-mock-keychain',
+  '--no-service-autorun',
+  '--disable-search-engine-choice-screen',
+  '--hide-scrollbars',
+  '--mute-audio',
+  '--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4',
+];
 const TARGETS = { frameP95: 20, loafMax: 50, latencyP95: 50, firstTableMs: 3000, heapMb: 250 };
 
 const log = (line: string) => console.log(`[bench:ui] ${line}`);
@@ -57,18 +92,14 @@ function percentile(values: readonly number[], p: number): number {
 
 const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : 'n/a');
 
-async function heapMb(page: Page): Promise<number> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('HeapProfiler.enable');
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('Performance.enable');
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  await cdp.detach();
-  return (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN) / 1024 / 1024;
+async function heapMb(page: CdpPage): Promise<number> {
+  await page.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await page.send<{ usedSize: number }>('Runtime.getHeapUsage');
+  return usedSize / 1024 / 1024;
 }
 
 /** The app's load marks (`livedesk:*`) so far, with their times on the page's clock. */
-function loadPhases(page: Page): Promise<string> {
+function loadPhases(page: CdpPage): Promise<string> {
   return page.evaluate(() =>
     performance
       .getEntriesByType('mark')
@@ -79,14 +110,13 @@ function loadPhases(page: Page): Promise<string> {
 }
 
 /** Samples the page's main thread for `durationMs` and prints the functions with the most self time. */
-async function profileFor(page: Page, durationMs: number): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-  await cdp.send('Profiler.start');
-  await page.waitForTimeout(durationMs);
-  const { profile } = await cdp.send('Profiler.stop');
-  await cdp.detach();
+async function profileFor(page: CdpPage, durationMs: number): Promise<void> {
+  await page.send('Profiler.enable');
+  await page.send('Profiler.setSamplingInterval', { interval: 200 });
+  await page.send('Profiler.start');
+  await sleep(durationMs);
+  const { profile } = await page.send<{ profile: CpuProfile }>('Profiler.stop');
+  await page.send('Profiler.disable');
   const file = join(tmpdir(), 'livedesk-bench-ui.cpuprofile');
   writeFileSync(file, JSON.stringify(profile));
   log(`CPU profile written to ${file} (open it in Chromium's DevTools)`);
@@ -109,13 +139,12 @@ async function profileFor(page: Page, durationMs: number): Promise<void> {
  * time of the main kinds of work (script, style, layout, paint, GC, …), summed over top-level
  * slices of each kind.
  */
-async function traceFor(page: Page, durationMs: number): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
+async function traceFor(cdp: CdpConnection, durationMs: number): Promise<void> {
   const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', ({ value }) =>
-    events.push(...(value as unknown as TraceEvent[])),
+  const stop = cdp.on('Tracing.dataCollected', ({ value }) =>
+    events.push(...(value as TraceEvent[])),
   );
-  const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+  const done = cdp.once('Tracing.tracingComplete');
   await cdp.send('Tracing.start', {
     traceConfig: {
       includedCategories: [
@@ -129,10 +158,10 @@ async function traceFor(page: Page, durationMs: number): Promise<void> {
     },
     transferMode: 'ReportEvents',
   });
-  await page.waitForTimeout(durationMs);
+  await sleep(durationMs);
   await cdp.send('Tracing.end');
   await done;
-  await cdp.detach();
+  stop();
   const file = join(tmpdir(), 'livedesk-bench-ui.trace.json');
   writeFileSync(file, JSON.stringify({ traceEvents: events }));
   log(`trace written to ${file} (open it in Chromium's DevTools, Performance)`);
@@ -179,6 +208,12 @@ async function traceFor(page: Page, durationMs: number): Promise<void> {
     const parts = [...byKind].sort((a, b) => b[1] - a[1]).map(([k, t]) => `${k} ${t.toFixed(0)}`);
     console.log(`  ${thread}: ${parts.join(', ')} ms`);
   }
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples?: number[];
+  timeDeltas?: number[];
 }
 
 interface TraceEvent {
@@ -261,24 +296,34 @@ async function main(): Promise<void> {
   });
   const appUrl = `http://127.0.0.1:${port}`;
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  const browser = await launchDebuggableChromium(CHROMIUM, [...FLAGS, ...DRIVER_FLAGS]);
+  let cdp: CdpConnection | undefined;
   try {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => log(`page error: ${error.message}`));
-    await page.goto(`${appUrl}/login`);
-    await page.getByLabel('Email').fill('manager@livedesk.test');
-    await page.getByLabel('Password').fill(DEMO_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    // Sign in through the form with Playwright, then let go of the browser: the measured page is
+    // driven over a bare DevTools connection (Playwright's network domain would copy every
+    // realtime frame the page receives to this process).
+    const driver = await chromium.connectOverCDP(browser.wsEndpoint);
+    const chromeVersion = driver.version();
+    const login = await driver.contexts()[0]!.newPage();
+    await login.goto(`${appUrl}/login`);
+    await login.getByLabel('Email').fill('manager@livedesk.test');
+    await login.getByLabel('Password').fill(DEMO_PASSWORD);
+    await login.getByRole('button', { name: 'Sign in' }).click();
+    await login.getByRole('button', { name: 'Sign out' }).waitFor();
+    await login.close();
+    await driver.close();
 
-    // Navigation → first painted table with every order (session restored from the cookie).
+    cdp = await CdpConnection.open(browser.wsEndpoint);
+    const page = await CdpPage.open(cdp, { width: 1440, height: 900 });
+    page.onError((message) => log(`page error: ${message}`));
+
+    // Navigation → first painted table with every order (session restored from the profile).
     const loadBefore = loadavg()[0]!;
-    await page.goto(`${appUrl}/orders?bench=1&rows=${orders}`);
+    await page.navigate(`${appUrl}/orders?bench=1&rows=${orders}`);
     await page
-      .waitForFunction(() => window.__livedeskBench?.firstTable !== null, null, {
-        timeout: 180_000,
-        polling: 200,
+      .waitFor(() => (window.__livedeskBench?.firstTable ?? null) !== null, {
+        timeoutMs: 180_000,
+        pollMs: 200,
       })
       .catch(async (error: unknown) => {
         const state = await page.evaluate(() => ({
@@ -298,7 +343,7 @@ async function main(): Promise<void> {
     log(
       `first table with ${tableRows.toLocaleString('en-US')} rows at ${ms(firstTable)}; heap ${heapLoaded.toFixed(0)} MB`,
     );
-    await page.waitForTimeout(2000);
+    await sleep(2000);
 
     // Traffic from outside the page: the simulator in its own process.
     log(`simulator: ${rate} events/s for ${duration} s (separate process)`);
@@ -331,14 +376,11 @@ async function main(): Promise<void> {
     );
 
     // Skip the simulator's start-up (prepare) and the warm-up, then record the steady phase.
-    await page.waitForFunction(
+    await page.waitFor(
       () => document.querySelector('[data-testid="connection"] .conn__age') !== null,
-      null,
-      {
-        timeout: 60_000,
-      },
+      { timeoutMs: 60_000 },
     );
-    await page.waitForTimeout(warmup * 1000);
+    await sleep(warmup * 1000);
     await page.evaluate(() => {
       const b = window.__livedeskBench!;
       b.frames.length = 0;
@@ -348,7 +390,7 @@ async function main(): Promise<void> {
     });
     const steadyStarted = Date.now();
     if (profile) await profileFor(page, 5000);
-    if (trace) await traceFor(page, 5000);
+    if (trace) await traceFor(cdp, 5000);
     const exitCode = await simulatorDone;
     const steadySeconds = (Date.now() - steadyStarted) / 1000;
     const record = await page.evaluate(() => {
@@ -425,7 +467,6 @@ async function main(): Promise<void> {
         ok(results.heapMb <= TARGETS.heapMb),
       ],
     ];
-    const chromeVersion = browser.version();
     const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const header = `${date} UTC · ${machine()} · Chromium ${chromeVersion} headless (${FLAGS.filter((f) => f !== '--headless').join(' ')})`;
     const traffic = `Load average (1 min) ${loadBefore.toFixed(2)} before loading, ${loadAfter.toFixed(2)} after the traffic. ${orders.toLocaleString('en-US')} orders seeded; simulator ${rate}/s for ${duration} s in a separate process (${simulated || 'no summary'}); steady phase ${steadySeconds.toFixed(1)} s after ${warmup} s warm-up, ${results.events.toLocaleString('en-US')} events painted, ${results.frames} frames; table rows at the end: ${finalRows.toLocaleString('en-US')}`;
@@ -440,6 +481,7 @@ async function main(): Promise<void> {
       log('appended to docs/benchmarks.md');
     }
   } finally {
+    cdp?.close();
     await browser.close();
     await app.close();
     rmSync(outDir, { recursive: true, force: true });
