@@ -9,6 +9,7 @@ import {
   type OrderDocument,
 } from '../../src/domain/order.ts';
 import type { OrderChange } from '../../src/domain/order-machine.ts';
+import { KeepAliveClient } from './keep-alive-client.ts';
 import type { FunctionContext, FunctionOutput, FunctionRequest } from './runtime.ts';
 
 /** The HTTP status each refusal is answered with (the `order-action` wire contract). */
@@ -34,7 +35,10 @@ export function serverError(ctx: FunctionContext, cause: unknown): FunctionOutpu
   return refuse(ctx, new AppError('SERVER_ERROR', `Something went wrong (ref ${ref}).`, { ref }));
 }
 
-/** A server client acting with the execution's short-lived API key (`x-appwrite-key`). */
+/**
+ * A server client acting with the execution's short-lived API key (`x-appwrite-key`), over the
+ * process's keep-alive connections.
+ */
 export function functionClient(req: FunctionRequest): Client {
   const endpoint = process.env.APPWRITE_FUNCTION_API_ENDPOINT;
   const project = process.env.APPWRITE_FUNCTION_PROJECT_ID;
@@ -43,7 +47,7 @@ export function functionClient(req: FunctionRequest): Client {
     throw new Error(
       'APPWRITE_FUNCTION_API_ENDPOINT, APPWRITE_FUNCTION_PROJECT_ID or x-appwrite-key missing',
     );
-  return new Client().setEndpoint(endpoint).setProject(project).setKey(key);
+  return new KeepAliveClient().setEndpoint(endpoint).setProject(project).setKey(key);
 }
 
 /** Whether `error` is Appwrite's answer with `code` (and `type`, when given). */
@@ -78,7 +82,7 @@ export async function updateOrderIfUnchanged(
   read: OrderDocument,
   change: OrderChange,
 ): Promise<OrderDocument | 'conflict'> {
-  const conditional = new Client()
+  const conditional = new KeepAliveClient()
     .setEndpoint(client.config.endpoint)
     .setProject(client.config.project)
     .setKey(client.config.key);

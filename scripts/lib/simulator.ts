@@ -9,7 +9,7 @@ import {
   type OrderDocument,
 } from '../../src/domain/order.ts';
 import { DEMO_ACCOUNTS, DEMO_PRODUCTS } from './demo-data.ts';
-import { KeepAliveClient } from './keep-alive-client.ts';
+import { KeepAliveClient } from '../../functions/_shared/keep-alive-client.ts';
 import { generateOrder } from './order-generator.ts';
 import { Random } from './random.ts';
 

@@ -33,17 +33,19 @@ function parse(text: string): unknown {
   });
 }
 
+/** One pool of keep-alive connections per process, shared by every client (each execution of a
+ * function makes its own client, with its own key). */
+const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
+const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
+
 /**
- * A node-appwrite `Client` whose JSON requests go over `node:http` with a keep-alive agent
+ * A node-appwrite `Client` whose JSON requests go over `node:http` with keep-alive connections
  * instead of the SDK's `fetch` (undici with web streams, about three times the CPU per request).
  * The services, URLs, headers, bodies, errors (`AppwriteException`) and answers are the SDK's;
  * multipart uploads and binary downloads still go through the SDK's own transport. For
- * processes that send many small requests (the simulator).
+ * processes that send many small requests (the simulator, the functions).
  */
 export class KeepAliveClient extends Client {
-  private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
-  private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
-
   /** A client with the same endpoint, project, credentials and headers as `client`. */
   static from(client: Client): KeepAliveClient {
     if (client instanceof KeepAliveClient) return client;
@@ -115,7 +117,7 @@ export class KeepAliveClient extends Client {
     return new Promise((resolve, reject) => {
       const req = (secure ? httpsRequest : httpRequest)(
         url,
-        { method, headers, agent: secure ? this.httpsAgent : this.httpAgent },
+        { method, headers, agent: secure ? httpsAgent : httpAgent },
         (res) => {
           res.setEncoding('utf8');
           let text = '';
@@ -129,9 +131,9 @@ export class KeepAliveClient extends Client {
     });
   }
 
-  /** Closes idle keep-alive sockets (lets the process exit at once). */
+  /** Closes the process's keep-alive sockets (lets it exit at once). */
   close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    httpAgent.destroy();
+    httpsAgent.destroy();
   }
 }
