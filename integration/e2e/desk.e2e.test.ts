@@ -212,6 +212,33 @@ describe('the desk with several people at once (browser)', () => {
     expect(await animations()).toBe(1);
   });
 
+  it('keeps a scrolled table still as orders arrive above, and counts them on a pill that leads back to the top', async () => {
+    await marco.page.goto(`${e2e().appUrl}/orders`);
+    await marco.page.getByTestId('order-row').first().waitFor();
+    const rows = marco.page.getByRole('rowgroup');
+    /** The order number of the row at the top edge of the scrolled rows. */
+    const topRow = () =>
+      rows.evaluate((scroller) => {
+        const top = scroller.getBoundingClientRect().top;
+        return [...scroller.querySelectorAll<HTMLElement>('[data-testid="order-row"]')].find(
+          (row) => Math.abs(row.getBoundingClientRect().top - top) < 2,
+        )?.dataset.orderNumber;
+      });
+    await rows.evaluate((scroller) => scroller.scrollTo({ top: 36 * 20 }));
+    await expect.poll(topRow).toMatch(/^\d+$/);
+    const before = await topRow();
+    const created = [
+      await createPaidOrder(e2e().backend, 'Pia Pill'),
+      await createPaidOrder(e2e().backend, 'Paul Pill'),
+    ];
+    const pill = marco.page.getByTestId('new-orders-pill');
+    await pill.filter({ hasText: '2 new orders' }).waitFor({ timeout: 5000 });
+    expect(await topRow()).toBe(before);
+    await pill.click();
+    await pill.waitFor({ state: 'detached' });
+    expect(await topRow()).toBe(String(created[1]!.number));
+  });
+
   it('goes to reconnecting and back to live when the backend restarts, with no order missing', async () => {
     await ana.page.goto(`${e2e().appUrl}/orders`);
     await ana.page.getByTestId('order-row').first().waitFor();

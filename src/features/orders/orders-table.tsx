@@ -1,4 +1,11 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
 import { List, useListRef, type RowComponentProps } from 'react-window';
 import { EmptyState } from '../../components/states.tsx';
 import { benchTableRendered } from '../../lib/bench.ts';
@@ -12,8 +19,19 @@ import { toggleSort, type TableQuery } from './table-query.ts';
 /** Row height in px (matches `--row-h`). */
 export const ROW_HEIGHT = 36;
 
-function scrollByRows(element: HTMLElement | null, rows: number): void {
-  if (element) element.scrollTop += rows * ROW_HEIGHT;
+function scrollByRows(element: HTMLElement, rows: number): void {
+  element.scrollTop += rows * ROW_HEIGHT;
+}
+
+/**
+ * How far the row `anchor` (at `index` in `before`) moved in `after`: looked for where orders
+ * added at the top would put it, else searched for (0 when it is gone).
+ */
+function shiftOf(anchor: string, index: number, before: IdList, after: IdList): number {
+  const added = after.length - before.length;
+  for (let shift = 0; shift <= added; shift++) if (after.at(index + shift) === anchor) return shift;
+  const now = after.indexOf(anchor);
+  return now < 0 ? 0 : now - index;
 }
 
 type RowProps = {
@@ -58,34 +76,28 @@ export function OrdersTable({
   const now = useNow();
   const [active, setActive] = useState(-1);
   const [newCount, setNewCount] = useState(0);
-  const top = useRef({ index: 0, anchor: null as string | null });
   const previousIds = useRef(ids);
 
   // Rows inserted above the first visible row: keep the view steady and count them for the pill.
-  useEffect(() => {
+  // (A layout effect: the view is moved back before the browser paints it moved.)
+  useLayoutEffect(() => {
     const before = previousIds.current;
     previousIds.current = ids;
-    if (before === ids) return;
-    const { index, anchor } = top.current;
-    if (index === 0 || anchor === null) return;
-    const now = ids.indexOf(anchor);
-    if (now < 0) return;
-    const shift = now - index;
-    if (shift > 0) {
-      scrollByRows(listRef.current?.element ?? null, shift);
-      top.current.index = now;
-      setNewCount((n) => n + shift);
-      setActive((a) => (a >= index ? a + shift : a));
-    }
+    const scroller = listRef.current?.element;
+    if (before === ids || !scroller || scroller.scrollTop === 0) return;
+    const index = Math.floor(scroller.scrollTop / ROW_HEIGHT);
+    const anchor = before.at(index);
+    if (anchor === undefined) return;
+    const shift = shiftOf(anchor, index, before, ids);
+    if (shift <= 0) return;
+    scrollByRows(scroller, shift);
+    setNewCount((n) => n + shift);
+    setActive((a) => (a >= index ? a + shift : a));
   }, [ids, listRef]);
 
-  const onRowsRendered = useCallback(
-    (visible: { startIndex: number; stopIndex: number }) => {
-      top.current = { index: visible.startIndex, anchor: ids.at(visible.startIndex) ?? null };
-      if (visible.startIndex === 0) setNewCount(0);
-    },
-    [ids],
-  );
+  const onRowsRendered = useCallback((visible: { startIndex: number; stopIndex: number }) => {
+    if (visible.startIndex === 0) setNewCount(0);
+  }, []);
 
   const open = useCallback(
     (id: string, index: number) => {
