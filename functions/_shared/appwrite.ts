@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AppwriteException, Client, Databases, type Models } from 'node-appwrite';
+import { AppwriteException, Databases, type Client, type Models } from 'node-appwrite';
 import { COLLECTIONS, DATABASE_ID } from '../../src/domain/ids.ts';
 import { AppError, type AppErrorCode } from '../../src/domain/errors.ts';
 import {

@@ -237,6 +237,13 @@ describe('the desk with several people at once (browser)', () => {
     await pill.click();
     await pill.waitFor({ state: 'detached' });
     expect(await topRow()).toBe(String(created[1]!.number));
+    // Another sort while scrolled (oldest first: the row on top moves far down): back to the
+    // top, and nothing counted as new.
+    await rows.evaluate((scroller) => scroller.scrollTo({ top: 36 * 10 }));
+    await marco.page.getByRole('button', { name: 'Created' }).click();
+    await marco.page.waitForURL(/dir=asc/);
+    await expect.poll(() => rows.evaluate((scroller) => scroller.scrollTop)).toBe(0);
+    expect(await pill.count()).toBe(0);
   });
 
   it('goes to reconnecting and back to live when the backend restarts, with no order missing', async () => {

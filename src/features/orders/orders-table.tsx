@@ -76,7 +76,17 @@ export function OrdersTable({
   const now = useNow();
   const [active, setActive] = useState(-1);
   const [newCount, setNewCount] = useState(0);
+  const shownQuery = useRef(query);
   const previousIds = useRef(ids);
+
+  // Another sort or filter starts again from the top (its rows may come a flush later).
+  useLayoutEffect(() => {
+    if (shownQuery.current === query) return;
+    shownQuery.current = query;
+    listRef.current?.element?.scrollTo({ top: 0 });
+    setNewCount(0);
+    setActive(-1);
+  }, [query, listRef]);
 
   // Rows inserted above the first visible row: keep the view steady and count them for the pill.
   // (A layout effect: the view is moved back before the browser paints it moved.)
