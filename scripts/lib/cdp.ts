@@ -171,6 +171,16 @@ export function launchDebuggableChromium(
   });
 }
 
+/** The protocol's `Runtime.ExceptionDetails`, as far as they are read here. */
+interface ExceptionDetails {
+  text: string;
+  exception?: { description?: string };
+}
+
+/** An exception's message with its stack when the page gave one. */
+const describe = (details: ExceptionDetails): string =>
+  details.exception?.description ?? details.text;
+
 /**
  * A page target driven over a {@link CdpConnection} (its own flat session). Only the Runtime
  * domain is enabled, for exceptions thrown in the page.
@@ -214,11 +224,7 @@ export class CdpPage {
   onError(listener: (message: string) => void): () => void {
     return this.connection.on('Runtime.exceptionThrown', (params, from) => {
       if (from !== this.sessionId) return;
-      const details = params.exceptionDetails as {
-        text: string;
-        exception?: { description?: string };
-      };
-      listener(details.exception?.description ?? details.text);
+      listener(describe(params.exceptionDetails as ExceptionDetails));
     });
   }
 
@@ -234,16 +240,13 @@ export class CdpPage {
   async evaluate<T>(fn: () => T | Promise<T>): Promise<T> {
     const { result, exceptionDetails } = await this.send<{
       result: { value?: T };
-      exceptionDetails?: { text: string; exception?: { description?: string } };
+      exceptionDetails?: ExceptionDetails;
     }>('Runtime.evaluate', {
       expression: `(${fn.toString()})()`,
       returnByValue: true,
       awaitPromise: true,
     });
-    if (exceptionDetails)
-      throw new Error(
-        `in the page: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`,
-      );
+    if (exceptionDetails) throw new Error(`in the page: ${describe(exceptionDetails)}`);
     return result.value as T;
   }
 
