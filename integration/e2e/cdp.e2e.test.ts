@@ -56,6 +56,18 @@ describe('the DevTools client of bench:ui (scripts/lib/cdp.ts)', () => {
     );
   });
 
+  it('refuses commands once the connection is closed, instead of waiting forever', async () => {
+    const other = await CdpConnection.open(chromium.wsEndpoint);
+    expect(await other.send<{ product: string }>('Browser.getVersion')).toMatchObject({
+      product: expect.stringMatching(/Chrome/),
+    });
+    other.close();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the closing handshake is over
+    await expect(other.send('Browser.getVersion')).rejects.toThrow(
+      'Browser.getVersion: connection closed',
+    );
+  });
+
   it('fails with what Chromium said when it cannot start', async () => {
     await expect(launchDebuggableChromium('/nonexistent/chromium', [])).rejects.toThrow(
       /cannot start \/nonexistent\/chromium/,

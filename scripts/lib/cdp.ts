@@ -65,6 +65,8 @@ export class CdpConnection {
   ): Promise<Result> {
     const id = this.nextId++;
     return new Promise<Result>((resolve, reject) => {
+      if (this.socket.readyState !== WebSocket.OPEN)
+        return reject(new CdpError(method, -1, 'connection closed'));
       this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject });
       this.socket.send(JSON.stringify({ id, method, params, sessionId }));
     });
