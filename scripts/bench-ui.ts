@@ -9,7 +9,7 @@ import { build, preview } from 'vite';
 import { freePort } from '../integration/targets/free-port.ts';
 import { LocalBackend } from '../integration/targets/local.ts';
 import type { BenchRecord } from '../src/lib/bench.ts';
-import { CdpConnection, CdpPage, launchDebuggableChromium } from './lib/cdp.ts';
+import { CHROMIUM_ARGS, CdpConnection, CdpPage, launchDebuggableChromium } from './lib/cdp.ts';
 import { DEMO_PASSWORD } from './lib/demo-data.ts';
 import { numberArg, parseArgs } from './lib/env.ts';
 import { Provisioner } from './lib/provisioner.ts';
@@ -37,16 +37,6 @@ import { schema } from './schema.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /**
  * The switches Playwright adds when it launches Chromium headless (its chromiumSwitches, less
  * those for other platforms and browsers): the browser is started here, so runs stay comparable
@@ -299,7 +289,7 @@ async function main(): Promise<void> {
   });
   const appUrl = `http://127.0.0.1:${port}`;
 
-  const browser = await launchDebuggableChromium(CHROMIUM, [...FLAGS, ...DRIVER_FLAGS]);
+  const browser = await launchDebuggableChromium(CHROMIUM, [...CHROMIUM_ARGS, ...DRIVER_FLAGS]);
   let cdp: CdpConnection | undefined;
   try {
     // Sign in through the form with Playwright, then let go of the browser: the measured page is
@@ -474,7 +464,7 @@ async function main(): Promise<void> {
       ],
     ];
     const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
-    const header = `${date} UTC · ${machine()} · Chromium ${chromeVersion} headless (${FLAGS.filter((f) => f !== '--headless').join(' ')})`;
+    const header = `${date} UTC · ${machine()} · Chromium ${chromeVersion} headless (${CHROMIUM_ARGS.filter((f) => f !== '--headless').join(' ')})`;
     const traffic = `Load average (1 min) ${loadBefore.toFixed(2)} before loading, ${loadAfter.toFixed(2)} after the traffic. ${orders.toLocaleString('en-US')} orders seeded; simulator ${rate}/s for ${duration} s in a separate process at nice ${simulatorNice} (${simulated || 'no summary'}); steady phase ${steadySeconds.toFixed(1)} s after ${warmup} s warm-up, ${results.events.toLocaleString('en-US')} events painted, ${results.frames} frames; table rows at the end: ${finalRows.toLocaleString('en-US')}`;
     const table = [
       '| metric | result | target | |',

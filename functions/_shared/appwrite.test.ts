@@ -1,6 +1,10 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, Databases } from 'node-appwrite';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/domain/errors.ts';
-import { activityIdFor, refuse, STATUS_OF } from './appwrite.ts';
+import { COLLECTIONS, DATABASE_ID } from '../../src/domain/ids.ts';
+import { activityIdFor, refuse, STATUS_OF, updateDocumentIfUnchanged } from './appwrite.ts';
 import type { FunctionContext } from './runtime.ts';
 
 describe('functions/_shared', () => {
@@ -31,5 +35,49 @@ describe('functions/_shared', () => {
       statusCode: 409,
       body: { error: { code: 'ORDER_CONFLICT', message: 'Ana claimed this order a moment ago.' } },
     });
+  });
+});
+
+describe('updateDocumentIfUnchanged', () => {
+  it('sends the request Databases.updateDocument sends, with the X-Appwrite-Timestamp it read', async () => {
+    const seen: {
+      method: string;
+      url: string;
+      headers: IncomingMessage['headers'];
+      body: string;
+    }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"$id":"o1"}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = new Client()
+      .setEndpoint(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`)
+      .setProject('p1')
+      .setKey('secret');
+    const data = { status: 'ready', rev: 3 };
+    await new Databases(client).updateDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.orders,
+      documentId: 'o1',
+      data,
+    });
+    const updatedAt = '2026-11-23T09:00:00.000+00:00';
+    await updateDocumentIfUnchanged(client, COLLECTIONS.orders, 'o1', data, updatedAt);
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+
+    const [sdk, conditional] = seen;
+    expect(conditional!.method).toBe(sdk!.method);
+    expect(conditional!.url).toBe(sdk!.url);
+    expect(JSON.parse(conditional!.body)).toEqual(JSON.parse(sdk!.body));
+    for (const header of ['x-appwrite-project', 'x-appwrite-key', 'content-type', 'accept'])
+      expect(conditional!.headers[header]).toBe(sdk!.headers[header]);
+    expect(conditional!.headers['x-appwrite-timestamp']).toBe(updatedAt);
   });
 });

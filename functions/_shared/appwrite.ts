@@ -72,28 +72,48 @@ export async function readOrder(client: Client, orderId: string): Promise<OrderD
 }
 
 /**
- * Writes `change` to the order `read` was read as, only if nobody changed it since: the update
- * carries `X-Appwrite-Timestamp: <read.$updatedAt>`, and Appwrite refuses it with 409
- * `document_update_conflict` when the document is newer. Returns the updated document, or
- * `'conflict'`.
+ * Updates a document only if nobody changed it since `updatedAt`: the request (the one
+ * `Databases.updateDocument` makes) carries `X-Appwrite-Timestamp: <updatedAt>`, and Appwrite
+ * refuses it with 409 `document_update_conflict` when the document is newer.
+ */
+export async function updateDocumentIfUnchanged(
+  client: Client,
+  collectionId: string,
+  documentId: string,
+  data: object,
+  updatedAt: string,
+): Promise<Models.Document> {
+  const path = `/databases/${DATABASE_ID}/collections/${collectionId}/documents/${documentId}`;
+  return (await client.call(
+    'patch',
+    new URL(client.config.endpoint + path),
+    {
+      'X-Appwrite-Project': client.config.project,
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-appwrite-timestamp': updatedAt,
+    },
+    { data },
+  )) as Models.Document;
+}
+
+/**
+ * Writes `change` to the order `read` was read as, only if nobody changed it since
+ * ({@link updateDocumentIfUnchanged}). Returns the updated document, or `'conflict'`.
  */
 export async function updateOrderIfUnchanged(
   client: Client,
   read: OrderDocument,
   change: OrderChange,
 ): Promise<OrderDocument | 'conflict'> {
-  const conditional = new KeepAliveClient()
-    .setEndpoint(client.config.endpoint)
-    .setProject(client.config.project)
-    .setKey(client.config.key);
-  conditional.addHeader('X-Appwrite-Timestamp', read.$updatedAt);
   try {
-    return (await new Databases(conditional).updateDocument({
-      databaseId: DATABASE_ID,
-      collectionId: COLLECTIONS.orders,
-      documentId: read.$id,
-      data: orderToDocumentData(change.patch),
-    })) as unknown as OrderDocument;
+    return (await updateDocumentIfUnchanged(
+      client,
+      COLLECTIONS.orders,
+      read.$id,
+      orderToDocumentData(change.patch),
+      read.$updatedAt,
+    )) as unknown as OrderDocument;
   } catch (error) {
     if (isAppwriteError(error, 409)) return 'conflict';
     throw error;

@@ -33,8 +33,10 @@ function parse(text: string): unknown {
   });
 }
 
-/** One pool of keep-alive connections per process, shared by every client (each execution of a
- * function makes its own client, with its own key). */
+/**
+ * One pool of keep-alive connections per process, shared by every client (each execution of a
+ * function makes its own client, with its own key).
+ */
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
 const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
 

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CHROMIUM_ARGS,
   CdpConnection,
   CdpError,
   CdpPage,
   launchDebuggableChromium,
   type DebuggableChromium,
 } from '../../scripts/lib/cdp.ts';
-import { CHROMIUM_ARGS, e2e } from './support/browser.ts';
+import { e2e } from './support/browser.ts';
 
 describe('the DevTools client of bench:ui (scripts/lib/cdp.ts)', () => {
   let chromium: DebuggableChromium;

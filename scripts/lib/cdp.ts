@@ -1,7 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** The flags every browser test and the benchmark use (reference/perf-notes.md §5). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** An error answer of the DevTools protocol, with the method that got it. */
 export class CdpError extends Error {
@@ -80,11 +93,10 @@ export class CdpConnection {
     return () => set.delete(listener);
   }
 
-  /** The next event named `method` (of `sessionId` when given). */
-  once(method: string, sessionId?: string): Promise<Record<string, unknown>> {
+  /** The next event named `method`. */
+  once(method: string): Promise<Record<string, unknown>> {
     return new Promise((resolve) => {
-      const off = this.on(method, (params, from) => {
-        if (sessionId !== undefined && from !== sessionId) return;
+      const off = this.on(method, (params) => {
         off();
         resolve(params);
       });
@@ -123,7 +135,6 @@ export class CdpConnection {
 export interface DebuggableChromium {
   /** The browser's DevTools WebSocket URL. */
   wsEndpoint: string;
-  process: ChildProcess;
   /** Ends the process and removes its throwaway profile. */
   close(): Promise<void>;
 }
@@ -168,7 +179,7 @@ export function launchDebuggableChromium(
       if (!found) return;
       listening = true;
       clearTimeout(timer);
-      resolve({ wsEndpoint: found[1]!, process: child, close });
+      resolve({ wsEndpoint: found[1]!, close });
     });
   });
 }
@@ -268,7 +279,7 @@ export class CdpPage {
       if (done) return;
       if (Date.now() > deadline)
         throw new Error(`timed out after ${timeoutMs} ms waiting for ${fn.toString()}${lastError}`);
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      await sleep(pollMs);
     }
   }
 }

@@ -9,6 +9,7 @@ import {
   type OrderDocument,
 } from '../../src/domain/order.ts';
 import { DEMO_ACCOUNTS, DEMO_PRODUCTS } from './demo-data.ts';
+import { updateDocumentIfUnchanged } from '../../functions/_shared/appwrite.ts';
 import { KeepAliveClient } from '../../functions/_shared/keep-alive-client.ts';
 import { generateOrder } from './order-generator.ts';
 import { Random } from './random.ts';
@@ -264,19 +265,14 @@ export class Simulator {
    * the order is read again and null is answered.
    */
   private async updateIfUnchanged(order: Order, data: object): Promise<OrderDocument | null> {
-    const path = `/databases/${DATABASE_ID}/collections/${COLLECTIONS.orders}/documents/${order.id}`;
     try {
-      return (await this.client.call(
-        'patch',
-        new URL(this.client.config.endpoint + path),
-        {
-          'X-Appwrite-Project': this.client.config.project,
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'x-appwrite-timestamp': new Date(order.updatedAt).toISOString(),
-        },
-        { data },
-      )) as OrderDocument;
+      return (await updateDocumentIfUnchanged(
+        this.client,
+        COLLECTIONS.orders,
+        order.id,
+        data,
+        new Date(order.updatedAt).toISOString(),
+      )) as unknown as OrderDocument;
     } catch (error) {
       if (!(error instanceof AppwriteException) || error.code !== 409) throw error;
       const fresh = await this.databases.getDocument({

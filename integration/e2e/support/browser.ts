@@ -1,19 +1,8 @@
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { CHROMIUM_ARGS } from '../../../scripts/lib/cdp.ts';
 import type { E2eContext } from '../global-setup.ts';
-
-/** The flags every browser test and the benchmark use (reference/perf-notes.md §5). */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The suite's context (app URL, backend, accounts). */
 export function e2e(): E2eContext {
