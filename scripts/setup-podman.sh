@@ -66,8 +66,9 @@ if api_answers; then
 else
   say "starting 'podman system service' on $SOCKET (log: $LOG)"
   $SUDO rm -f "$SOCKET"
-  # setsid + nohup: the service outlives this script and the shell that ran it.
-  $SUDO setsid nohup podman system service --time=0 "unix://$SOCKET" >"$LOG" 2>&1 </dev/null &
+  # setsid + nohup: the service outlives this script and the shell that ran it. From /: it also
+  # outlives the caller's folder (conmon needs its working directory to start a container).
+  (cd / && { $SUDO setsid nohup podman system service --time=0 "unix://$SOCKET" >"$LOG" 2>&1 </dev/null & })
   for _ in $(seq 1 100); do
     if api_answers; then break; fi
     sleep 0.1
