@@ -30,8 +30,10 @@ import { schema } from './schema.ts';
  * server timestamp → paint on the wall clock), navigation → first painted table with all orders;
  * and the JS heap after a forced GC. The steady phase excludes the first `--warmup` seconds of
  * traffic. `--profile` builds the app unminified (readable function names) and prints the main
- * thread's top self times for 5 s of the steady phase; `--trace` prints where each Chromium
- * thread spent 5 s of it (script, style, layout, paint, raster, GC). Appends the results to
+ * thread's top self times for 5 s of traffic; `--trace` prints where each Chromium thread spent
+ * 5 s of it (script, style, layout, paint, raster, GC). Both take those 5 s after the warm-up
+ * and before the recorded steady phase, which is that much shorter: stopping a profile or a
+ * trace stalls the page (a long frame that is not the app's). Appends the results to
  * docs/benchmarks.md (section "UI").
  */
 
@@ -377,6 +379,9 @@ async function main(): Promise<void> {
       { timeoutMs: 60_000 },
     );
     await sleep(warmup * 1000);
+    // Stopping a profile or a trace stalls the page for a moment: both come before the recording.
+    if (profile) await profileFor(page, 5000);
+    if (trace) await traceFor(cdp, 5000);
     await page.evaluate(() => {
       const b = window.__livedeskBench!;
       b.frames.length = 0;
@@ -385,8 +390,6 @@ async function main(): Promise<void> {
       b.recording = true;
     });
     const steadyStarted = Date.now();
-    if (profile) await profileFor(page, 5000);
-    if (trace) await traceFor(cdp, 5000);
     const exitCode = await simulatorDone;
     const steadySeconds = (Date.now() - steadyStarted) / 1000;
     const record = await page.evaluate(() => {

@@ -16,6 +16,11 @@ export function selectOrder(state: DeskState, id: string): Order | undefined {
   return state.orders.get(id);
 }
 
+/** Every order held, by id: a new table when any order changes. */
+export function selectOrders(state: DeskState): DeskState['orders'] {
+  return state.orders;
+}
+
 /** Number of orders held. */
 export function selectOrderCount(state: DeskState): number {
   return state.orders.size;

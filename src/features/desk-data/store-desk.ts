@@ -13,6 +13,7 @@ import {
   selectBoardColumn,
   selectIsPending,
   selectOrder,
+  selectOrders,
   selectOrderView,
 } from '../../../store/selectors/orders.ts';
 import type { Note } from '../../domain/entities.ts';
@@ -95,6 +96,7 @@ export function createStoreDesk(store: DeskStore): DeskData {
       );
     },
     useOrder: (id) => useStore(store, (s) => selectOrder(s, id)),
+    useOrders: () => useStore(store, selectOrders),
     useOrderDetails(id) {
       const order = useStore(store, (s) => selectOrder(s, id));
       const loaded = useStore(store, (s) => s.load.status === 'ready');

@@ -84,6 +84,15 @@ export interface IdList {
   indexOf(id: string): number;
 }
 
+/**
+ * Every order the desk holds, by id: a new object whenever any of them changes, while an
+ * unchanged order keeps its identity (so a memoized row re-renders only when its order changed).
+ */
+export interface OrderLookup {
+  readonly version: number;
+  get(id: string): Order | undefined;
+}
+
 /** The drawer's order. */
 export type OrderDetails =
   | { status: 'ready'; order: Order }
@@ -101,6 +110,11 @@ export interface DeskData {
   useLoadState(): LoadState;
   useConnection(): ConnectionInfo;
   useOrder(id: string): Order | undefined;
+  /**
+   * Every order, for views that show many at once (one subscription for the whole table instead
+   * of one per row).
+   */
+  useOrders(): OrderLookup;
   /**
    * The whole order for the drawer (list views may hold a lighter copy without payment
    * details): fetched when needed, `missing` when the backend has no such order.

@@ -4,7 +4,6 @@ import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatMoney } from '../../domain/money.ts';
 import { formatOrderNumber, itemsSummary, type Order } from '../../domain/order.ts';
 import { formatAge, formatDateTime } from '../../lib/format.ts';
-import { useDesk } from '../desk-data/context.tsx';
 
 /**
  * How a changed row is highlighted: its highlight layer fades out (or, with reduced motion, stays
@@ -30,11 +29,8 @@ function flash(highlight: HTMLElement): void {
   highlight.animate?.(keyframes, options);
 }
 
-/**
- * The cells of a row: they change only with the order (or the minute hand), not when the row
- * moves (a new order above it shifts every row on screen by one).
- */
-const OrderCells = memo(function OrderCells({ order, now }: { order: Order; now: number }) {
+/** The cells of a row. */
+function OrderCells({ order, now }: { order: Order; now: number }) {
   return (
     <>
       <div className="td td--num" role="cell">
@@ -73,35 +69,49 @@ const OrderCells = memo(function OrderCells({ order, now }: { order: Order; now:
       </div>
     </>
   );
+}
+
+/**
+ * What a row shows: the flash layer and the cells. Memoized apart from the row's position, so a
+ * row moved by an order arriving above it re-renders only its positioned shell; flashes when its
+ * order changes while on screen.
+ */
+const RowContent = memo(function RowContent({ order, now }: { order: Order; now: number }) {
+  const seen = useRef(order.updatedAt);
+  const highlight = useRef<HTMLDivElement>(null);
+  // Flashed with the Web Animations API: no re-render, and the row's cells stay as they are.
+  useEffect(() => {
+    if (order.updatedAt === seen.current) return;
+    seen.current = order.updatedAt;
+    if (highlight.current) flash(highlight.current);
+  }, [order.updatedAt]);
+  return (
+    <>
+      <div ref={highlight} className="trow__flash" aria-hidden="true" />
+      <OrderCells order={order} now={now} />
+    </>
+  );
 });
 
-/** One table row; subscribes to its own order, flashes when it changes while on screen. */
+/**
+ * One table row, positioned by the list. Takes its order from the table (one store subscription
+ * for all rows): a row re-renders only when its order, place, selection or the clock changes.
+ */
 export const OrderRow = memo(function OrderRow({
-  id,
+  order,
   index,
   style,
   active,
   now,
   onOpen,
 }: {
-  id: string;
+  order: Order | undefined;
   index: number;
   style: CSSProperties;
   active: boolean;
   now: number;
   onOpen: (id: string, index: number) => void;
 }) {
-  const desk = useDesk();
-  const order = desk.useOrder(id);
-  const updatedAt = order?.updatedAt ?? 0;
-  const seen = useRef(updatedAt);
-  const highlight = useRef<HTMLDivElement>(null);
-  // Flashed with the Web Animations API: no re-render, and the row's cells stay as they are.
-  useEffect(() => {
-    if (updatedAt === seen.current) return;
-    seen.current = updatedAt;
-    if (highlight.current) flash(highlight.current);
-  }, [updatedAt]);
   if (!order) return <div style={style} className="trow" role="row" aria-rowindex={index + 2} />;
   return (
     <div
@@ -112,10 +122,9 @@ export const OrderRow = memo(function OrderRow({
       aria-selected={active}
       data-testid="order-row"
       data-order-number={order.number}
-      onClick={() => onOpen(id, index)}
+      onClick={() => onOpen(order.id, index)}
     >
-      <div ref={highlight} className="trow__flash" aria-hidden="true" />
-      <OrderCells order={order} now={now} />
+      <RowContent order={order} now={now} />
     </div>
   );
 });

@@ -10,9 +10,10 @@ import { List, useListRef, type RowComponentProps } from 'react-window';
 import { EmptyState } from '../../components/states.tsx';
 import { benchTableRendered } from '../../lib/bench.ts';
 import { formatCount } from '../../lib/format.ts';
+import { useDesk } from '../desk-data/context.tsx';
 import { useNow } from '../header-metrics/use-now.ts';
 import { COLUMNS } from './columns.ts';
-import type { IdList } from '../desk-data/types.ts';
+import type { IdList, OrderLookup } from '../desk-data/types.ts';
 import { OrderRow } from './order-row.tsx';
 import { toggleSort, type TableQuery } from './table-query.ts';
 
@@ -36,15 +37,16 @@ function shiftOf(anchor: string, index: number, before: IdList, after: IdList): 
 
 type RowProps = {
   ids: IdList;
+  orders: OrderLookup;
   active: number;
   now: number;
   onOpen: (id: string, index: number) => void;
 };
 
-function Row({ index, style, ids, active, now, onOpen }: RowComponentProps<RowProps>) {
+function Row({ index, style, ids, orders, active, now, onOpen }: RowComponentProps<RowProps>) {
   return (
     <OrderRow
-      id={ids.at(index)!}
+      order={orders.get(ids.at(index)!)}
       index={index}
       style={style}
       active={index === active}
@@ -72,6 +74,7 @@ export function OrdersTable({
   onOpen: (id: string) => void;
   filtered: boolean;
 }) {
+  const orders = useDesk().useOrders();
   const listRef = useListRef(null);
   const now = useNow();
   const [active, setActive] = useState(-1);
@@ -207,7 +210,7 @@ export function OrdersTable({
           rowComponent={Row}
           rowCount={ids.length}
           rowHeight={ROW_HEIGHT}
-          rowProps={{ ids, active, now, onOpen: open }}
+          rowProps={{ ids, orders, active, now, onOpen: open }}
           rowKey={rowKey}
           overscanCount={2}
           onRowsRendered={onRowsRendered}
