@@ -1,4 +1,5 @@
 import type { Order } from '../../src/domain/order.ts';
+import { SortedIndex, type IndexDraft } from '../tables/sorted-index.ts';
 
 /** Minutes in the orders-per-minute series. */
 export const RATE_WINDOW_MINUTES = 30;
@@ -48,35 +49,13 @@ interface Work {
   ordersToday: number;
   inProgress: number;
   currencies: Map<string, number> | null;
-  durations: number[] | null;
+  durations: IndexDraft | null;
   minutes: Int32Array | null;
   changed: boolean;
 }
 
 function isWorking(order: Order): boolean {
   return order.status === 'paid' || order.status === 'preparing' || order.status === 'ready';
-}
-
-function sortedInsert(values: number[], value: number): void {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  values.splice(lo, 0, value);
-}
-
-function sortedRemove(values: number[], value: number): void {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  if (values[lo] === value) values.splice(lo, 1);
 }
 
 /**
@@ -93,8 +72,11 @@ export class MetricsAccumulator {
   readonly inProgress: number;
   /** Counted orders per currency. */
   readonly #currencies: ReadonlyMap<string, number>;
-  /** `readyAt − paidAt` of orders ready today, ascending. */
-  readonly #durations: readonly number[];
+  /**
+   * `readyAt − paidAt` of orders ready today, ascending (keyed by the order: a batch copies only
+   * the chunks it touches, not every duration of the day).
+   */
+  readonly #durations: SortedIndex;
   /** Orders paid per minute, from 30 minutes before `dayStart` to `dayEnd`. */
   readonly #minutes: Int32Array;
 
@@ -103,7 +85,7 @@ export class MetricsAccumulator {
     dayEnd: number,
     totals: { revenueCents: number; ordersToday: number; inProgress: number },
     currencies: ReadonlyMap<string, number>,
-    durations: readonly number[],
+    durations: SortedIndex,
     minutes: Int32Array,
   ) {
     this.dayStart = dayStart;
@@ -133,7 +115,7 @@ export class MetricsAccumulator {
       dayEnd,
       { revenueCents: 0, ordersToday: 0, inProgress: 0 },
       new Map(),
-      [],
+      SortedIndex.empty('asc'),
       minutes,
     );
   }
@@ -196,7 +178,7 @@ export class MetricsAccumulator {
       this.dayEnd,
       work,
       work.currencies ?? this.#currencies,
-      work.durations ?? this.#durations,
+      work.durations?.commit() ?? this.#durations,
       work.minutes ?? this.#minutes,
     );
   }
@@ -229,9 +211,10 @@ export class MetricsAccumulator {
     }
     const duration = this.#duration(order);
     if (duration !== null) {
-      work.durations ??= this.#durations.slice();
-      if (sign === 1) sortedInsert(work.durations, duration);
-      else sortedRemove(work.durations, duration);
+      work.durations ??= this.#durations.edit();
+      const entry = { id: order.id, key: duration, tie: order.number };
+      if (sign === 1) work.durations.insert(entry);
+      else work.durations.remove(entry);
       work.changed = true;
     }
     const minute = this.#minute(order);
@@ -245,9 +228,10 @@ export class MetricsAccumulator {
   /** Median `readyAt − paidAt` today, or null. */
   medianPaidToReady(): number | null {
     const values = this.#durations;
-    if (values.length === 0) return null;
-    const mid = values.length >>> 1;
-    return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+    if (values.size === 0) return null;
+    const mid = values.size >>> 1;
+    const at = (index: number) => values.entryAt(index)!.key as number;
+    return values.size % 2 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
   }
 
   /** Orders paid in each of the 30 minutes up to `now`, oldest first. */

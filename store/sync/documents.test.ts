@@ -84,6 +84,23 @@ describe('recordFromDocument', () => {
     expect(Object.isFrozen(record.items)).toBe(true);
     expect(Object.isFrozen(record.items[0])).toBe(true);
   });
+
+  it('freezes nested objects and arrays to the leaves', () => {
+    const activity = recordFromDocument('activity', {
+      $id: 'a1',
+      $createdAt: doc.$createdAt,
+      $updatedAt: doc.$updatedAt,
+      orderId: 'o1',
+      kind: 'status',
+      at: doc.$updatedAt,
+      data: JSON.stringify({ from: 'paid', to: 'preparing', path: [{ step: 1 }] }),
+    } as DocumentMeta);
+    const data = activity.data as { path: { step: number }[] };
+    expect(Object.isFrozen(activity)).toBe(true);
+    expect(Object.isFrozen(data)).toBe(true);
+    expect(Object.isFrozen(data.path)).toBe(true);
+    expect(Object.isFrozen(data.path[0])).toBe(true);
+  });
 });
 
 describe('listOrderFromDocument', () => {

@@ -28,11 +28,15 @@ function isSynced(collection: string): collection is SyncedCollection {
   return (SYNCED_COLLECTIONS as readonly string[]).includes(collection);
 }
 
+/**
+ * Freezes `value` and everything in it, walking arrays and objects without allocating key lists
+ * (it runs for every record of every realtime event).
+ */
 function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) for (const item of value as unknown[]) deepFreeze(item);
+  else for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
   return value;
 }
 
