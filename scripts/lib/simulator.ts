@@ -1,4 +1,4 @@
-import { AppwriteException, Databases, ID, Query, type Client } from 'node-appwrite';
+import { Databases, ID, Query, type Client } from 'node-appwrite';
 import { AppError } from '../../src/domain/errors.ts';
 import { COLLECTIONS, DATABASE_ID } from '../../src/domain/ids.ts';
 import { decideOrderAction, type OrderAction } from '../../src/domain/order-machine.ts';
@@ -9,7 +9,11 @@ import {
   type OrderDocument,
 } from '../../src/domain/order.ts';
 import { DEMO_ACCOUNTS, DEMO_PRODUCTS } from './demo-data.ts';
-import { updateDocumentIfUnchanged } from '../../functions/_shared/appwrite.ts';
+import {
+  isAppwriteError,
+  readOrder,
+  updateDocumentIfUnchanged,
+} from '../../functions/_shared/appwrite.ts';
 import { KeepAliveClient } from '../../functions/_shared/keep-alive-client.ts';
 import { generateOrder } from './order-generator.ts';
 import { Random } from './random.ts';
@@ -274,13 +278,8 @@ export class Simulator {
         new Date(order.updatedAt).toISOString(),
       )) as unknown as OrderDocument;
     } catch (error) {
-      if (!(error instanceof AppwriteException) || error.code !== 409) throw error;
-      const fresh = await this.databases.getDocument({
-        databaseId: DATABASE_ID,
-        collectionId: COLLECTIONS.orders,
-        documentId: order.id,
-      });
-      this.remember(fresh as unknown as OrderDocument);
+      if (!isAppwriteError(error, 409)) throw error;
+      this.remember(await readOrder(this.client, order.id));
       this.stats.conflicts++;
       return null;
     }

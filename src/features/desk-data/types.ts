@@ -89,7 +89,6 @@ export interface IdList {
  * unchanged order keeps its identity (so a memoized row re-renders only when its order changed).
  */
 export interface OrderLookup {
-  readonly version: number;
   get(id: string): Order | undefined;
 }
 
