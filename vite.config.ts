@@ -7,6 +7,7 @@ const unitFiles = [
   'store/**/*.test.ts',
   'scripts/**/*.test.ts',
   'functions/**/*.test.ts',
+  'integration/targets/**/*.test.ts',
 ];
 
 export default defineConfig({

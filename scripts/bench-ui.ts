@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, setPriority, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'node-appwrite';
@@ -8,6 +8,7 @@ import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
 import { freePort } from '../integration/targets/free-port.ts';
 import { LocalBackend } from '../integration/targets/local.ts';
+import { withNice } from '../integration/targets/nice.ts';
 import type { BenchRecord } from '../src/lib/bench.ts';
 import { CHROMIUM_ARGS, CdpConnection, CdpPage, launchDebuggableChromium } from './lib/cdp.ts';
 import { DEMO_PASSWORD } from './lib/demo-data.ts';
@@ -17,14 +18,15 @@ import { Seeder } from './lib/seeder.ts';
 import { schema } from './schema.ts';
 
 /**
- * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--simulator-nice 15] [--no-record] [--profile] [--trace]`
+ * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--traffic-nice 15] [--no-record] [--profile] [--trace]`
  *
  * The desk in a real browser under load: a throwaway local backend with `--orders` seeded orders,
  * the app as a production build (`vite build` + `vite preview`), headless Debian Chromium
  * (one pinned flag set; Playwright signs in, then the page is driven over a bare DevTools
  * connection) with the manager's orders table on screen, then the simulator at `--rate` events/s
- * for `--duration` s in a separate process at nice `--simulator-nice` (0: the same priority as
- * the browser), so the traffic comes from outside the page over the real realtime socket.
+ * for `--duration` s in a separate process, so the traffic comes from outside the page over the
+ * real realtime socket. The backend, its function runtimes and the simulator run at nice
+ * `--traffic-nice` (0: the same priority as the browser).
  * Measured in the page (hooks on with `?bench=1` only): rAF frame intervals, long animation
  * frames over 50 ms, event-to-paint latency (receive → paint on the page's clock, and the event's
  * server timestamp → paint on the wall clock), navigation → first painted table with all orders;
@@ -250,14 +252,20 @@ async function main(): Promise<void> {
   const rate = numberArg(args, 'rate', 1000, { min: 1, max: 20_000 });
   const duration = numberArg(args, 'duration', 20, { min: 2, max: 600 });
   const warmup = numberArg(args, 'warmup', 3, { min: 0, max: 60 });
-  const simulatorNice = numberArg(args, 'simulator-nice', 15, { min: 0, max: 19 });
+  const trafficNice = numberArg(args, 'traffic-nice', 15, { min: 0, max: 19 });
   const recordResults = !args.has('no-record');
   const profile = args.has('profile');
   const trace = args.has('trace');
   if (!existsSync(CHROMIUM))
     throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 
-  await using backend = await new LocalBackend({ projectId: 'livedesk-bench' }).start();
+  // The backend (with its function runtimes) and the simulator stand for machines other than
+  // the seller's: on these two shared cores they yield to the browser instead of competing with
+  // it as equals (`--traffic-nice 0`: all at the same priority).
+  await using backend = await new LocalBackend({
+    projectId: 'livedesk-bench',
+    nice: trafficNice,
+  }).start();
   const client = new Client()
     .setEndpoint(backend.endpoint)
     .setProject(backend.projectId)
@@ -341,32 +349,27 @@ async function main(): Promise<void> {
     await sleep(2000);
 
     // Traffic from outside the page: the simulator in its own process.
-    log(`simulator: ${rate} events/s for ${duration} s (separate process, nice ${simulatorNice})`);
-    const simulator = spawn(
+    log(`simulator: ${rate} events/s for ${duration} s (separate process, nice ${trafficNice})`);
+    const [command, ...commandArgs] = withNice(trafficNice, [
       process.execPath,
-      [
-        '--disable-warning=ExperimentalWarning',
-        join(ROOT, 'scripts/simulate.ts'),
-        '--rate',
-        String(rate),
-        '--duration',
-        String(duration),
-        '--quiet',
-      ],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          APPWRITE_ENDPOINT: backend.endpoint,
-          APPWRITE_PROJECT_ID: backend.projectId,
-          APPWRITE_API_KEY: backend.apiKey,
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
+      '--disable-warning=ExperimentalWarning',
+      join(ROOT, 'scripts/simulate.ts'),
+      '--rate',
+      String(rate),
+      '--duration',
+      String(duration),
+      '--quiet',
+    ]);
+    const simulator = spawn(command!, commandArgs, {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        APPWRITE_ENDPOINT: backend.endpoint,
+        APPWRITE_PROJECT_ID: backend.projectId,
+        APPWRITE_API_KEY: backend.apiKey,
       },
-    );
-    // The simulator stands for customers and staff on other machines: on these two shared cores
-    // it yields to the browser (and the backend) instead of competing with them as an equal.
-    if (simulatorNice > 0) setPriority(simulator.pid!, simulatorNice);
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let simulatorOutput = '';
     simulator.stdout!.on('data', (chunk: Buffer) => (simulatorOutput += chunk.toString()));
     const simulatorDone = new Promise<number>((done) =>
@@ -468,7 +471,7 @@ async function main(): Promise<void> {
     ];
     const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const header = `${date} UTC · ${machine()} · Chromium ${chromeVersion} headless (${CHROMIUM_ARGS.filter((f) => f !== '--headless').join(' ')})`;
-    const traffic = `Load average (1 min) ${loadBefore.toFixed(2)} before loading, ${loadAfter.toFixed(2)} after the traffic. ${orders.toLocaleString('en-US')} orders seeded; simulator ${rate}/s for ${duration} s in a separate process at nice ${simulatorNice} (${simulated || 'no summary'}); steady phase ${steadySeconds.toFixed(1)} s after ${warmup} s warm-up, ${results.events.toLocaleString('en-US')} events painted, ${results.frames} frames; table rows at the end: ${finalRows.toLocaleString('en-US')}`;
+    const traffic = `Load average (1 min) ${loadBefore.toFixed(2)} before loading, ${loadAfter.toFixed(2)} after the traffic. ${orders.toLocaleString('en-US')} orders seeded; simulator ${rate}/s for ${duration} s in a separate process; backend, its function runtimes and simulator at nice ${trafficNice} (${simulated || 'no summary'}); steady phase ${steadySeconds.toFixed(1)} s after ${warmup} s warm-up, ${results.events.toLocaleString('en-US')} events painted, ${results.frames} frames; table rows at the end: ${finalRows.toLocaleString('en-US')}`;
     const table = [
       '| metric | result | target | |',
       '|---|---|---|---|',

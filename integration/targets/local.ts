@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort, waitForHealth } from './free-port.ts';
+import { withNice } from './nice.ts';
 import type { BackendTarget, StartedBackend } from './types.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -16,6 +17,8 @@ export interface LocalBackendOptions {
   env?: Record<string, string>;
   /** Print the backend's output (for debugging). */
   verbose?: boolean;
+  /** Scheduling priority of the backend and its function runtimes (0, the default: as is). */
+  nice?: number;
 }
 
 /** The local backend (`emulator/`) as a child process on a free 127.0.0.1 port with a throwaway data folder. */
@@ -41,6 +44,7 @@ export class LocalBackend implements BackendTarget {
       apiKey: this.options.apiKey ?? `test-${randomBytes(16).toString('hex')}`,
       env: this.options.env ?? {},
       verbose: this.options.verbose ?? process.env.BACKEND_VERBOSE === '1',
+      nice: this.options.nice ?? 0,
     });
     await started.launch();
     return started;
@@ -54,6 +58,7 @@ interface LaunchSettings {
   apiKey: string;
   env: Record<string, string>;
   verbose: boolean;
+  nice: number;
 }
 
 /** A running local backend process. */
@@ -92,23 +97,24 @@ export class StartedLocalBackend implements StartedBackend {
   }
 
   async launch(): Promise<void> {
-    const child = spawn(
+    const [command, ...args] = withNice(this.settings.nice, [
       process.execPath,
-      ['--disable-warning=ExperimentalWarning', join(ROOT, 'emulator/src/main.ts')],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          ...this.settings.env,
-          BACKEND_PORT: String(this.settings.port),
-          BACKEND_HOST: '127.0.0.1',
-          BACKEND_DATA_DIR: this.settings.dataDir,
-          APPWRITE_PROJECT_ID: this.settings.projectId,
-          APPWRITE_API_KEY: this.settings.apiKey,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      '--disable-warning=ExperimentalWarning',
+      join(ROOT, 'emulator/src/main.ts'),
+    ]);
+    const child = spawn(command!, args, {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ...this.settings.env,
+        BACKEND_PORT: String(this.settings.port),
+        BACKEND_HOST: '127.0.0.1',
+        BACKEND_DATA_DIR: this.settings.dataDir,
+        APPWRITE_PROJECT_ID: this.settings.projectId,
+        APPWRITE_API_KEY: this.settings.apiKey,
       },
-    );
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     const collect = (chunk: Buffer) => {
       this.output = (this.output + chunk.toString()).slice(-20_000);
