@@ -66,13 +66,15 @@ export function reconcileBatch<T extends Stamped>(
 ): TableBatch<T> {
   const draft = table.edit();
   const graves = tombstones.edit();
-  const first = new Map<string, T | undefined>();
+  // Keyed by slot, not id: see IdSlots on string keys.
+  const first = new Map<number, T | undefined>();
   for (const { kind, record } of changes) {
     const current = draft.get(record.id);
     if (kind === 'upsert') {
       if (reconcileUpsert(record, current, graves.get(record.id)) === 'ignore') continue;
-      if (!first.has(record.id)) first.set(record.id, current);
-      draft.set(record);
+      const slot = draft.slotOf(record.id);
+      if (!first.has(slot)) first.set(slot, current);
+      draft.setAt(slot, record);
       if (graves.get(record.id)) graves.delete(record.id);
     } else {
       if (reconcileDelete(record, current) === 'ignore') continue;
@@ -80,14 +82,15 @@ export function reconcileBatch<T extends Stamped>(
       if (grave === undefined || reconcileUpsert(record, undefined, grave) === 'apply')
         graves.set(tombstoneOf(record));
       if (current === undefined) continue;
-      if (!first.has(record.id)) first.set(record.id, current);
-      draft.delete(record.id);
+      const slot = draft.slotOf(record.id);
+      if (!first.has(slot)) first.set(slot, current);
+      draft.setAt(slot, undefined);
     }
   }
   const next = draft.commit();
   const diffs: RecordDiff<T>[] = [];
-  for (const [id, before] of first) {
-    const after = next.get(id);
+  for (const [slot, before] of first) {
+    const after = next.atSlot(slot);
     if (before !== after) diffs.push({ before, after });
   }
   return { table: next, tombstones: graves.commit(), diffs };

@@ -1,3 +1,5 @@
+import { IdSlots } from './id-slots.ts';
+
 /** A record a table can hold: anything with a string `id`. */
 export interface Keyed {
   readonly id: string;
@@ -9,28 +11,6 @@ const CHUNK = 1 << BITS;
 const MASK = CHUNK - 1;
 
 type Chunk<T> = readonly (T | undefined)[];
-
-/**
- * Which slot each id has, shared by every version of one table (append-only: an id keeps its
- * slot for the life of the table, so older versions are unaffected when a newer one adds ids).
- */
-class Slots {
-  readonly map = new Map<string, number>();
-  #next = 0;
-
-  get(id: string): number | undefined {
-    return this.map.get(id);
-  }
-
-  ensure(id: string): number {
-    let slot = this.map.get(id);
-    if (slot === undefined) {
-      slot = this.#next++;
-      this.map.set(id, slot);
-    }
-    return slot;
-  }
-}
 
 function emptyChunk<T>(): (T | undefined)[] {
   return new Array<T | undefined>(CHUNK).fill(undefined);
@@ -56,10 +36,11 @@ export class EntityTable<T extends Keyed> {
   readonly size: number;
   /** Increases by one with every commit that changed something. */
   readonly version: number;
-  readonly #slots: Slots;
+  /** Shared by every version of the table (append-only, so older versions are unaffected). */
+  readonly #slots: IdSlots;
   readonly #chunks: readonly Chunk<T>[];
 
-  private constructor(slots: Slots, chunks: readonly Chunk<T>[], size: number, version: number) {
+  private constructor(slots: IdSlots, chunks: readonly Chunk<T>[], size: number, version: number) {
     this.#slots = slots;
     this.#chunks = chunks;
     this.size = size;
@@ -68,12 +49,12 @@ export class EntityTable<T extends Keyed> {
 
   /** An empty table. */
   static empty<T extends Keyed>(): EntityTable<T> {
-    return new EntityTable<T>(new Slots(), [], 0, 0);
+    return new EntityTable<T>(new IdSlots(), [], 0, 0);
   }
 
   /** A table of `records` (a later record with the same id replaces an earlier one). */
   static from<T extends Keyed>(records: readonly T[], version = 1): EntityTable<T> {
-    const slots = new Slots();
+    const slots = new IdSlots();
     const chunks: (T | undefined)[][] = [];
     let size = 0;
     for (const record of records) {
@@ -150,14 +131,14 @@ export class EntityTable<T extends Keyed> {
  */
 export class TableDraft<T extends Keyed> {
   readonly #source: EntityTable<T>;
-  readonly #slots: Slots;
+  readonly #slots: IdSlots;
   #chunks: readonly Chunk<T>[];
   #copied: Chunk<T>[] | null = null;
   readonly #owned = new Set<Chunk<T>>();
   #size: number;
 
   /** @internal Use {@link EntityTable.edit}. */
-  constructor(source: EntityTable<T>, slots: Slots, chunks: readonly Chunk<T>[]) {
+  constructor(source: EntityTable<T>, slots: IdSlots, chunks: readonly Chunk<T>[]) {
     this.#source = source;
     this.#slots = slots;
     this.#chunks = chunks;
