@@ -33,10 +33,10 @@ import { schema } from './schema.ts';
  * and the JS heap after a forced GC. The steady phase excludes the first `--warmup` seconds of
  * traffic. `--profile` builds the app unminified (readable function names) and prints the main
  * thread's top self times for 5 s of traffic; `--trace` prints where each Chromium thread spent
- * 5 s of it (script, style, layout, paint, raster, GC). Both take those 5 s after the warm-up
- * and before the recorded steady phase, which is that much shorter: stopping a profile or a
- * trace stalls the page (a long frame that is not the app's). Appends the results to
- * docs/benchmarks.md (section "UI").
+ * 5 s of it (script, style, layout, paint, raster, GC) and the page's major GC pauses. Both
+ * take those 5 s after the warm-up and before the recorded steady phase, which is that much
+ * shorter: stopping a profile or a trace stalls the page (a long frame that is not the app's).
+ * Appends the results to docs/benchmarks.md (section "UI").
  */
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -150,6 +150,7 @@ async function traceFor(cdp: CdpConnection, durationMs: number): Promise<void> {
         'blink',
         'cc',
         'toplevel',
+        'disabled-by-default-v8.gc',
       ],
     },
     transferMode: 'ReportEvents',
@@ -204,6 +205,11 @@ async function traceFor(cdp: CdpConnection, durationMs: number): Promise<void> {
     const parts = [...byKind].sort((a, b) => b[1] - a[1]).map(([k, t]) => `${k} ${t.toFixed(0)}`);
     console.log(`  ${thread}: ${parts.join(', ')} ms`);
   }
+  const pauses = events.filter(
+    (e) => e.name === 'MajorGC' && threadNames.get(`${e.pid}:${e.tid}`) === 'CrRendererMain',
+  );
+  const ms = (e: TraceEvent) => ((e.dur ?? 0) / 1000).toFixed(1);
+  log(`page's major GC pauses (wall ms): ${pauses.map(ms).join(', ') || 'none'}`);
 }
 
 interface CpuProfile {
