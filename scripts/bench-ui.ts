@@ -208,8 +208,7 @@ async function traceFor(cdp: CdpConnection, durationMs: number): Promise<void> {
   const pauses = events.filter(
     (e) => e.name === 'MajorGC' && threadNames.get(`${e.pid}:${e.tid}`) === 'CrRendererMain',
   );
-  const ms = (e: TraceEvent) => ((e.dur ?? 0) / 1000).toFixed(1);
-  log(`page's major GC pauses (wall ms): ${pauses.map(ms).join(', ') || 'none'}`);
+  log(`page's major GC pauses: ${pauses.map((e) => ms((e.dur ?? 0) / 1000)).join(', ') || 'none'}`);
 }
 
 interface CpuProfile {

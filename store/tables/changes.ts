@@ -66,23 +66,22 @@ export function reconcileBatch<T extends Stamped>(
 ): TableBatch<T> {
   const draft = table.edit();
   const graves = tombstones.edit();
-  // Keyed by slot, not id: see IdSlots on string keys.
+  // Keyed by slot, not id: see IdSlots on string keys. One slot lookup per change.
   const first = new Map<number, T | undefined>();
   for (const { kind, record } of changes) {
-    const current = draft.get(record.id);
+    const slot = draft.slotOf(record.id);
+    const current = draft.atSlot(slot);
+    const grave = graves.get(record.id);
     if (kind === 'upsert') {
-      if (reconcileUpsert(record, current, graves.get(record.id)) === 'ignore') continue;
-      const slot = draft.slotOf(record.id);
+      if (reconcileUpsert(record, current, grave) === 'ignore') continue;
       if (!first.has(slot)) first.set(slot, current);
       draft.setAt(slot, record);
-      if (graves.get(record.id)) graves.delete(record.id);
+      if (grave) graves.delete(record.id);
     } else {
       if (reconcileDelete(record, current) === 'ignore') continue;
-      const grave = graves.get(record.id);
       if (grave === undefined || reconcileUpsert(record, undefined, grave) === 'apply')
         graves.set(tombstoneOf(record));
       if (current === undefined) continue;
-      const slot = draft.slotOf(record.id);
       if (!first.has(slot)) first.set(slot, current);
       draft.setAt(slot, undefined);
     }

@@ -29,23 +29,27 @@ export class IdSlots {
 
   /** The slot of `id`, or undefined when it has none. */
   get(id: string): number | undefined {
-    const found = this.#byHash.get(hashId(id));
-    if (found === undefined) return undefined;
-    if (typeof found === 'number') return this.#ids[found] === id ? found : undefined;
-    for (const slot of found) if (this.#ids[slot] === id) return slot;
-    return undefined;
+    return this.#find(hashId(id), id);
   }
 
   /** The slot of `id`, given the next free one if it has none. */
   ensure(id: string): number {
     const hash = hashId(id);
-    const found = this.#byHash.get(hash);
-    if (typeof found === 'number' && this.#ids[found] === id) return found;
-    if (Array.isArray(found)) for (const slot of found) if (this.#ids[slot] === id) return slot;
+    const existing = this.#find(hash, id);
+    if (existing !== undefined) return existing;
     const slot = this.#ids.push(id) - 1;
-    if (found === undefined) this.#byHash.set(hash, slot);
-    else if (typeof found === 'number') this.#byHash.set(hash, [found, slot]);
-    else found.push(slot);
+    const shared = this.#byHash.get(hash);
+    if (shared === undefined) this.#byHash.set(hash, slot);
+    else if (typeof shared === 'number') this.#byHash.set(hash, [shared, slot]);
+    else shared.push(slot);
     return slot;
+  }
+
+  #find(hash: number, id: string): number | undefined {
+    const found = this.#byHash.get(hash);
+    if (found === undefined) return undefined;
+    if (typeof found === 'number') return this.#ids[found] === id ? found : undefined;
+    for (const slot of found) if (this.#ids[slot] === id) return slot;
+    return undefined;
   }
 }
