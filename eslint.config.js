@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 /** Import boundaries of ARCHITECTURE.md: dependencies point one way. */
 const boundaries = [
   {
-    target: './src/domain',
+    target: './domain',
     from: [
       './src/app',
       './src/features',
@@ -19,7 +19,7 @@ const boundaries = [
       './scripts',
       './integration',
     ],
-    message: 'src/domain is pure and imports nothing of the app.',
+    message: 'domain/ is pure and imports nothing of the app.',
   },
   {
     target: './store',
@@ -32,7 +32,7 @@ const boundaries = [
       './scripts',
       './integration',
     ],
-    message: 'store/ depends only on src/domain (and src/lib).',
+    message: 'store/ depends only on domain/ (and src/lib).',
   },
   {
     target: './src/features',
@@ -55,13 +55,13 @@ const boundaries = [
       './scripts',
       './integration',
     ],
-    message: 'functions depend only on src/domain (and the JSON parser of src/lib).',
+    message: 'functions depend only on domain/ (and the JSON parser of src/lib).',
   },
   {
     target: './functions',
     from: './src/lib',
     except: ['./json-bigint-fast.ts'],
-    message: 'functions depend only on src/domain (and the JSON parser of src/lib).',
+    message: 'functions depend only on domain/ (and the JSON parser of src/lib).',
   },
   {
     target: './emulator',

@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 
 const unitFiles = [
   'src/**/*.test.{ts,tsx}',
+  'domain/**/*.test.ts',
   'store/**/*.test.ts',
   'scripts/**/*.test.ts',
   'functions/**/*.test.ts',

@@ -13,7 +13,7 @@ import {
 import { createIndexes, createStore as createTinyStore, type Row } from 'tinybase';
 import { immer } from 'zustand/middleware/immer';
 import { createStore } from 'zustand/vanilla';
-import { ORDER_STATUSES, type Order, type OrderStatus } from '../src/domain/order.ts';
+import { ORDER_STATUSES, type Order, type OrderStatus } from '../domain/order.ts';
 import { createDeskStore } from '../store/index.ts';
 import { advanceOrder, cancelOrder, makeOrder } from '../store/sync/testing/orders.ts';
 import { Prng } from '../store/sync/testing/prng.ts';

@@ -1,6 +1,6 @@
-import { BUCKETS, COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../src/domain/ids.ts';
-import { ORDER_STATUSES, PAYMENT_STATUSES } from '../src/domain/order.ts';
-import { LIMITS } from '../src/domain/validation.ts';
+import { BUCKETS, COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../domain/ids.ts';
+import { ORDER_STATUSES, PAYMENT_STATUSES } from '../domain/order.ts';
+import { LIMITS } from '../domain/validation.ts';
 
 /** One attribute of a collection, as Appwrite's attribute endpoints take it. */
 export type AttributeSpec =

@@ -1,7 +1,7 @@
 import { createContext, createElement, useContext, useEffect, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import type { OrderAction } from '../src/domain/order-machine.ts';
-import type { Order } from '../src/domain/order.ts';
+import type { OrderAction } from '../domain/order-machine.ts';
+import type { Order } from '../domain/order.ts';
 import type { DeskStore } from './index.ts';
 import { selectConnection, selectLoad, selectMetrics } from './selectors/connection.ts';
 import {
@@ -34,7 +34,7 @@ import {
   type OrderViewSpec,
 } from './tables/order-views.ts';
 import type { SortedIndex } from './tables/sorted-index.ts';
-import type { Activity, Attachment, Note } from '../src/domain/entities.ts';
+import type { Activity, Attachment, Note } from '../domain/entities.ts';
 
 const DeskStoreContext = createContext<DeskStore | null>(null);
 

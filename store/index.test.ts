@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Order } from '../src/domain/order.ts';
+import type { Order } from '../domain/order.ts';
 import { createDeskStore } from './index.ts';
 import {
   selectBoardColumn,

@@ -1,9 +1,9 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { Activity, Attachment, ExportJob, Note, Product } from '../src/domain/entities.ts';
-import type { AppErrorCode } from '../src/domain/errors.ts';
-import type { Actor, OrderAction } from '../src/domain/order-machine.ts';
-import type { Order } from '../src/domain/order.ts';
-import type { DeskRole } from '../src/domain/roles.ts';
+import type { Activity, Attachment, ExportJob, Note, Product } from '../domain/entities.ts';
+import type { AppErrorCode } from '../domain/errors.ts';
+import type { Actor, OrderAction } from '../domain/order-machine.ts';
+import type { Order } from '../domain/order.ts';
+import type { DeskRole } from '../domain/roles.ts';
 import type { DeskMetrics, MetricsAccumulator } from './selectors/metrics.ts';
 import type { ConnectionEvent, ConnectionState } from './sync/connection.ts';
 import type { RemoteChange, SyncedCollection } from './tables/changes.ts';

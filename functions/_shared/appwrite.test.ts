@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Databases } from 'node-appwrite';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.ts';
-import { COLLECTIONS, DATABASE_ID } from '../../src/domain/ids.ts';
+import { AppError } from '../../domain/errors.ts';
+import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
 import { activityIdFor, refuse, STATUS_OF, updateDocumentIfUnchanged } from './appwrite.ts';
 import type { FunctionContext } from './runtime.ts';
 

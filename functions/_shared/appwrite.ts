@@ -1,14 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AppwriteException, Databases, type Client, type Models } from 'node-appwrite';
-import { COLLECTIONS, DATABASE_ID } from '../../src/domain/ids.ts';
-import { AppError, type AppErrorCode } from '../../src/domain/errors.ts';
+import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
+import { AppError, type AppErrorCode } from '../../domain/errors.ts';
 import {
   orderFromDocument,
   orderToDocumentData,
   type Order,
   type OrderDocument,
-} from '../../src/domain/order.ts';
-import type { OrderChange } from '../../src/domain/order-machine.ts';
+} from '../../domain/order.ts';
+import type { OrderChange } from '../../domain/order-machine.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import type { FunctionContext, FunctionOutput, FunctionRequest } from './runtime.ts';
 

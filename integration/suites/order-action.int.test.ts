@@ -7,14 +7,14 @@ import {
 } from 'appwrite';
 import { Databases, Functions, Teams } from 'node-appwrite';
 import { describe, expect, it } from 'vitest';
-import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../../src/domain/ids.ts';
-import { ORDER_STATUSES, type OrderDocument, type OrderStatus } from '../../src/domain/order.ts';
-import { ORDER_ACTIONS, type OrderAction } from '../../src/domain/order-machine.ts';
+import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../../domain/ids.ts';
+import { ORDER_STATUSES, type OrderDocument, type OrderStatus } from '../../domain/order.ts';
+import { ORDER_ACTIONS, type OrderAction } from '../../domain/order-machine.ts';
 import {
   EXPECTED_FOR_MANAGER,
   EXPECTED_FOR_OUTSIDER,
   EXPECTED_FOR_STAFF,
-} from '../../src/domain/testing/expected-actions.ts';
+} from '../../domain/testing/expected-actions.ts';
 import { installBrowserGlobals, storage } from '../support/browser.ts';
 import { backend, beforeAllOnTarget, serverClient, webClient } from '../support/clients.ts';
 import { finishedExecution, poll, tickScheduler } from '../support/functions.ts';

@@ -6,7 +6,7 @@ import { Provisioner } from '../../scripts/lib/provisioner.ts';
 import { Random } from '../../scripts/lib/random.ts';
 import { Simulator } from '../../scripts/lib/simulator.ts';
 import { schema } from '../../scripts/schema.ts';
-import { COLLECTIONS, DATABASE_ID } from '../../src/domain/ids.ts';
+import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
 import { backend, serverClient } from '../support/clients.ts';
 import { startOwnBackend } from '../support/own-backend.ts';
 

@@ -8,13 +8,13 @@ import { Random } from '../../scripts/lib/random.ts';
 import { Seeder } from '../../scripts/lib/seeder.ts';
 import { Simulator, type SimulationStats } from '../../scripts/lib/simulator.ts';
 import { schema } from '../../scripts/schema.ts';
-import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID } from '../../src/domain/ids.ts';
+import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID } from '../../domain/ids.ts';
 import {
   OPEN_STATUSES,
   orderFromDocument,
   type Order,
   type OrderDocument,
-} from '../../src/domain/order.ts';
+} from '../../domain/order.ts';
 import { createDeskStore, type DeskStore } from '../../store/index.ts';
 import { MetricsAccumulator } from '../../store/selectors/metrics.ts';
 import { appwriteSyncPorts } from '../../store/sync/appwrite-port.ts';

@@ -1,4 +1,4 @@
-import type { DeskRole } from '../../src/domain/roles.ts';
+import type { DeskRole } from '../../domain/roles.ts';
 
 /** A catalog product of the demo café. */
 export interface DemoProduct {

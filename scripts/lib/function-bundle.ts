@@ -25,7 +25,7 @@ const PACKAGE_JSON = `${JSON.stringify({ type: 'module' })}\n`;
 
 /**
  * Bundles `functions/<id>/src/main.ts` with esbuild into one ESM `main.js` for Node 22
- * (node-appwrite and src/domain included, so the deployment needs no `npm install`), next to a
+ * (node-appwrite and domain/ included, so the deployment needs no `npm install`), next to a
  * `package.json` marking it as ESM, packed as a reproducible tar.gz.
  */
 export async function bundleFunction(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderFromDocument } from '../../src/domain/order.ts';
+import { orderFromDocument } from '../../domain/order.ts';
 import { DEMO_ACCOUNTS, DEMO_PRODUCTS } from './demo-data.ts';
 import { generateOrder, orderTimes } from './order-generator.ts';
 import { Random } from './random.ts';

@@ -3,8 +3,8 @@ import type {
   OrderItem,
   OrderStatus,
   PaymentStatus,
-} from '../../src/domain/order.ts';
-import { itemsTotalCents } from '../../src/domain/money.ts';
+} from '../../domain/order.ts';
+import { itemsTotalCents } from '../../domain/money.ts';
 import {
   DEMO_CURRENCY,
   FIRST_NAMES,

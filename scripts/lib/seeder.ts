@@ -1,6 +1,6 @@
 import { AppwriteException, Databases, ID, Query, Teams, Users, type Client } from 'node-appwrite';
-import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID } from '../../src/domain/ids.ts';
-import { orderFromDocument, type OrderDocument } from '../../src/domain/order.ts';
+import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID } from '../../domain/ids.ts';
+import { orderFromDocument, type OrderDocument } from '../../domain/order.ts';
 import { DEMO_ACCOUNTS, DEMO_CURRENCY, DEMO_PASSWORD, DEMO_PRODUCTS } from './demo-data.ts';
 import { generateOrder, orderTimes, type GeneratedOrder } from './order-generator.ts';
 import { ProgressBar } from './progress.ts';

@@ -1,13 +1,13 @@
 import { Databases, ID, Query, type Client } from 'node-appwrite';
-import { AppError } from '../../src/domain/errors.ts';
-import { COLLECTIONS, DATABASE_ID } from '../../src/domain/ids.ts';
-import { decideOrderAction, type OrderAction } from '../../src/domain/order-machine.ts';
+import { AppError } from '../../domain/errors.ts';
+import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
+import { decideOrderAction, type OrderAction } from '../../domain/order-machine.ts';
 import {
   orderFromDocument,
   orderToDocumentData,
   type Order,
   type OrderDocument,
-} from '../../src/domain/order.ts';
+} from '../../domain/order.ts';
 import { DEMO_ACCOUNTS, DEMO_PRODUCTS } from './demo-data.ts';
 import {
   isAppwriteError,

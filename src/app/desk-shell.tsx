@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { Avatar } from '../components/avatar.tsx';
 import { Button } from '../components/button.tsx';
 import { EmptyState } from '../components/states.tsx';
-import { hasAtLeast, type DeskRole } from '../domain/roles.ts';
+import { hasAtLeast, type DeskRole } from '../../domain/roles.ts';
 import { handleAuthError, signOut, type SessionUser } from '../features/auth/session.ts';
 import { BoardPage } from '../features/board/board-page.tsx';
 import { DeskDataProvider, useDesk } from '../features/desk-data/context.tsx';

@@ -1,4 +1,4 @@
-import type { OrderStatus } from '../domain/order.ts';
+import type { OrderStatus } from '../../domain/order.ts';
 
 const LABEL: Record<OrderStatus, string> = {
   pending_payment: 'Awaiting payment',

@@ -1,6 +1,6 @@
 import { AppwriteException } from 'appwrite';
 import { describe, expect, it, vi } from 'vitest';
-import { AppError } from '../domain/errors.ts';
+import { AppError } from '../../domain/errors.ts';
 import { toAppError } from './errors.ts';
 
 const exception = (code: number, type: string, message = 'x', response = '') =>

@@ -1,4 +1,4 @@
-import { AppError, appErrorFromBody, type AppErrorCode } from '../domain/errors.ts';
+import { AppError, appErrorFromBody, type AppErrorCode } from '../../domain/errors.ts';
 
 /** The parts of an `AppwriteException` (or its JSON) this module reads. */
 interface AppwriteLike {

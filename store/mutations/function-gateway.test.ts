@@ -1,6 +1,6 @@
 import { AppwriteException } from 'appwrite';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.ts';
+import { AppError } from '../../domain/errors.ts';
 import { Prng } from '../sync/testing/prng.ts';
 import { makeOrder, orderDocument } from '../sync/testing/orders.ts';
 import { gatewayError, parseExecution } from './function-gateway.ts';

@@ -1,8 +1,8 @@
 import { ExecutionMethod, type Models } from 'appwrite';
-import { AppError, appErrorFromBody } from '../../src/domain/errors.ts';
-import { FUNCTIONS } from '../../src/domain/ids.ts';
-import type { OrderActionRequest } from '../../src/domain/order-machine.ts';
-import type { OrderDocument } from '../../src/domain/order.ts';
+import { AppError, appErrorFromBody } from '../../domain/errors.ts';
+import { FUNCTIONS } from '../../domain/ids.ts';
+import type { OrderActionRequest } from '../../domain/order-machine.ts';
+import type { OrderDocument } from '../../domain/order.ts';
 import { toAppError } from '../../src/lib/errors.ts';
 import type { OrderActionGateway } from './gateway.ts';
 

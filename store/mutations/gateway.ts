@@ -1,5 +1,5 @@
-import type { OrderActionRequest } from '../../src/domain/order-machine.ts';
-import type { OrderDocument } from '../../src/domain/order.ts';
+import type { OrderActionRequest } from '../../domain/order-machine.ts';
+import type { OrderDocument } from '../../domain/order.ts';
 
 /**
  * Where workflow actions are carried out: the `order-action` function in production

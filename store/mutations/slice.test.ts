@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.ts';
-import type { Actor } from '../../src/domain/order-machine.ts';
-import { orderToDocumentData, type OrderDocument } from '../../src/domain/order.ts';
+import { AppError } from '../../domain/errors.ts';
+import type { Actor } from '../../domain/order-machine.ts';
+import { orderToDocumentData, type OrderDocument } from '../../domain/order.ts';
 import { createHarness, settle, type Harness } from '../sync/testing/harness.ts';
 import { ModelOrderGateway } from '../sync/testing/model-gateway.ts';
 import { makeOrder, orderDocument } from '../sync/testing/orders.ts';

@@ -1,5 +1,5 @@
-import { AppError } from '../../src/domain/errors.ts';
-import { decideOrderAction, type OrderAction } from '../../src/domain/order-machine.ts';
+import { AppError } from '../../domain/errors.ts';
+import { decideOrderAction, type OrderAction } from '../../domain/order-machine.ts';
 import { toAppError } from '../../src/lib/errors.ts';
 import type {
   DeskSlice,

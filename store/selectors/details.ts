@@ -1,4 +1,4 @@
-import type { Activity, Attachment, Note } from '../../src/domain/entities.ts';
+import type { Activity, Attachment, Note } from '../../domain/entities.ts';
 import type { DeskState, OrderDetailState } from '../state.ts';
 
 const NONE: readonly never[] = Object.freeze([]);

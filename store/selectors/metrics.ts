@@ -1,4 +1,4 @@
-import type { Order } from '../../src/domain/order.ts';
+import type { Order } from '../../domain/order.ts';
 import { SortedIndex, type IndexDraft } from '../tables/sorted-index.ts';
 
 /** Minutes in the orders-per-minute series. */

@@ -1,5 +1,5 @@
-import type { OrderAction } from '../../src/domain/order-machine.ts';
-import type { Order } from '../../src/domain/order.ts';
+import type { OrderAction } from '../../domain/order-machine.ts';
+import type { Order } from '../../domain/order.ts';
 import type { DeskState, OrderActionError } from '../state.ts';
 import {
   DEFAULT_ORDER_VIEW,

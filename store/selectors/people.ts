@@ -1,4 +1,4 @@
-import type { Actor } from '../../src/domain/order-machine.ts';
+import type { Actor } from '../../domain/order-machine.ts';
 import type { DeskState, PresenceEntry, TeamMember } from '../state.ts';
 import type { EntityTable } from '../tables/entity-table.ts';
 

@@ -1,6 +1,6 @@
 import type { Databases, Realtime } from 'appwrite';
-import { DATABASE_ID } from '../../src/domain/ids.ts';
-import type { DocumentMeta } from '../../src/domain/order.ts';
+import { DATABASE_ID } from '../../domain/ids.ts';
+import type { DocumentMeta } from '../../domain/order.ts';
 import {
   systemTimers,
   type DocumentPage,

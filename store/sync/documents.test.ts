@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DocumentMeta } from '../../src/domain/order.ts';
+import type { DocumentMeta } from '../../domain/order.ts';
 import { Prng } from './testing/prng.ts';
 import { makeOrder, orderDocument } from './testing/orders.ts';
 import {

@@ -4,15 +4,15 @@ import {
   exportFromDocument,
   noteFromDocument,
   productFromDocument,
-} from '../../src/domain/entities.ts';
-import { DATABASE_ID } from '../../src/domain/ids.ts';
+} from '../../domain/entities.ts';
+import { DATABASE_ID } from '../../domain/ids.ts';
 import {
   orderFromDocument,
   type DocumentMeta,
   type Order,
   type OrderDocument,
   type OrderDocumentData,
-} from '../../src/domain/order.ts';
+} from '../../domain/order.ts';
 import type { RemoteChange, SyncedCollection, SyncedEntities } from '../tables/changes.ts';
 import { SYNCED_COLLECTIONS } from '../tables/changes.ts';
 import type { RealtimeEvent } from './ports.ts';

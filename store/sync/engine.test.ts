@@ -4,7 +4,7 @@ import {
   orderFromDocument,
   orderToDocumentData,
   type OrderDocument,
-} from '../../src/domain/order.ts';
+} from '../../domain/order.ts';
 import { listOrderFromDocument, ORDER_LIST_SELECT } from './documents.ts';
 import { createHarness, settle, type Harness } from './testing/harness.ts';
 import { makeOrder, orderDocument } from './testing/orders.ts';

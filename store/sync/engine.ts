@@ -1,7 +1,7 @@
 import { Query } from 'appwrite';
-import { OPEN_STATUSES } from '../../src/domain/order.ts';
-import type { DocumentMeta, Order } from '../../src/domain/order.ts';
-import type { ExportJob, Product } from '../../src/domain/entities.ts';
+import { OPEN_STATUSES } from '../../domain/order.ts';
+import type { DocumentMeta, Order } from '../../domain/order.ts';
+import type { ExportJob, Product } from '../../domain/entities.ts';
 import { toAppError } from '../../src/lib/errors.ts';
 import type { DeskState, ErrorInfo } from '../state.ts';
 import type { RemoteChange, SyncedCollection } from '../tables/changes.ts';

@@ -1,5 +1,5 @@
 import { Query } from 'appwrite';
-import type { DocumentMeta } from '../../src/domain/order.ts';
+import type { DocumentMeta } from '../../domain/order.ts';
 import type { SnapshotPort } from './ports.ts';
 
 /** The backend's maximum page size. */

@@ -1,4 +1,4 @@
-import type { DocumentMeta } from '../../src/domain/order.ts';
+import type { DocumentMeta } from '../../domain/order.ts';
 
 /**
  * The edges of the sync engine. The engine talks to the backend only through these, so the

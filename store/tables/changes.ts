@@ -1,5 +1,5 @@
-import type { Activity, Attachment, ExportJob, Note, Product } from '../../src/domain/entities.ts';
-import type { Order } from '../../src/domain/order.ts';
+import type { Activity, Attachment, ExportJob, Note, Product } from '../../domain/entities.ts';
+import type { Order } from '../../domain/order.ts';
 import type { EntityTable } from './entity-table.ts';
 import {
   reconcileDelete,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Order } from '../../src/domain/order.ts';
+import type { Order } from '../../domain/order.ts';
 import { Prng } from '../sync/testing/prng.ts';
 import { advanceOrder, cancelOrder, makeOrder } from '../sync/testing/orders.ts';
 import { EntityTable } from './entity-table.ts';

@@ -3,7 +3,7 @@ import {
   itemsSummary,
   type Order,
   type OrderStatus,
-} from '../../src/domain/order.ts';
+} from '../../domain/order.ts';
 import type { EntityTable } from './entity-table.ts';
 import { SortedIndex, type Direction, type IndexEntry, type SortValue } from './sorted-index.ts';
 

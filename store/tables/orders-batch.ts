@@ -1,4 +1,4 @@
-import type { Order } from '../../src/domain/order.ts';
+import type { Order } from '../../domain/order.ts';
 import { MetricsAccumulator } from '../selectors/metrics.ts';
 import type { RecordDiff } from './changes.ts';
 import type { EntityTable } from './entity-table.ts';

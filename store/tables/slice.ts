@@ -1,6 +1,6 @@
 import { castDraft } from 'immer';
-import type { Activity, Attachment, ExportJob, Note, Product } from '../../src/domain/entities.ts';
-import type { Order } from '../../src/domain/order.ts';
+import type { Activity, Attachment, ExportJob, Note, Product } from '../../domain/entities.ts';
+import type { Order } from '../../domain/order.ts';
 import { MetricsAccumulator, sameMetrics, type DeskMetrics } from '../selectors/metrics.ts';
 import type { DataSlice, DeskSlice, DeskState, PresenceEntry, TeamMember } from '../state.ts';
 import { nextConnection } from '../sync/connection.ts';

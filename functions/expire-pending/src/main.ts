@@ -1,11 +1,11 @@
 import { Databases, Query, type Client } from 'node-appwrite';
-import { COLLECTIONS, DATABASE_ID } from '../../../src/domain/ids.ts';
-import type { OrderDocument } from '../../../src/domain/order.ts';
+import { COLLECTIONS, DATABASE_ID } from '../../../domain/ids.ts';
+import type { OrderDocument } from '../../../domain/order.ts';
 import {
   expirePendingChange,
   PENDING_PAYMENT_TTL_MS,
   SYSTEM_ACTOR,
-} from '../../../src/domain/order-machine.ts';
+} from '../../../domain/order-machine.ts';
 import {
   activityIdFor,
   functionClient,

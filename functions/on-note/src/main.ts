@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Databases } from 'node-appwrite';
-import { AppError } from '../../../src/domain/errors.ts';
-import { COLLECTIONS, DATABASE_ID } from '../../../src/domain/ids.ts';
-import type { OrderChange } from '../../../src/domain/order-machine.ts';
+import { AppError } from '../../../domain/errors.ts';
+import { COLLECTIONS, DATABASE_ID } from '../../../domain/ids.ts';
+import type { OrderChange } from '../../../domain/order-machine.ts';
 import {
   functionClient,
   readOrder,

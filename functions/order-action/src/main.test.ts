@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../src/domain/errors.ts';
+import { AppError } from '../../../domain/errors.ts';
 import { parseRequest } from './main.ts';
 
 function refusal(body: string): AppError {

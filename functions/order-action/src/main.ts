@@ -1,14 +1,14 @@
 import { Query, Teams, Users, type Client } from 'node-appwrite';
-import { AppError } from '../../../src/domain/errors.ts';
-import { DESK_TEAM_ID } from '../../../src/domain/ids.ts';
-import type { OrderDocument } from '../../../src/domain/order.ts';
+import { AppError } from '../../../domain/errors.ts';
+import { DESK_TEAM_ID } from '../../../domain/ids.ts';
+import type { OrderDocument } from '../../../domain/order.ts';
 import {
   decideOrderAction,
   isOrderAction,
   type Actor,
   type OrderActionRequest,
-} from '../../../src/domain/order-machine.ts';
-import { highestDeskRole } from '../../../src/domain/roles.ts';
+} from '../../../domain/order-machine.ts';
+import { highestDeskRole } from '../../../domain/roles.ts';
 import {
   activityIdFor,
   functionClient,

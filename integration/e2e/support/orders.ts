@@ -1,5 +1,5 @@
 import { Client, Databases, ID, Query, Users } from 'node-appwrite';
-import { COLLECTIONS, DATABASE_ID } from '../../../src/domain/ids.ts';
+import { COLLECTIONS, DATABASE_ID } from '../../../domain/ids.ts';
 import type { BackendConnection } from '../../targets/types.ts';
 
 let next = 0;

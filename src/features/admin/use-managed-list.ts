@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { AppError } from '../../domain/errors.ts';
+import type { AppError } from '../../../domain/errors.ts';
 import { handleAuthError } from '../auth/session.ts';
 import { toAppError } from '../../lib/errors.ts';
 

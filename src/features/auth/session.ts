@@ -1,8 +1,8 @@
 import { ID, Query, type Models } from 'appwrite';
 import { createStore } from 'zustand/vanilla';
-import type { AppError } from '../../domain/errors.ts';
-import { DESK_TEAM_ID } from '../../domain/ids.ts';
-import { highestDeskRole, type DeskRole } from '../../domain/roles.ts';
+import type { AppError } from '../../../domain/errors.ts';
+import { DESK_TEAM_ID } from '../../../domain/ids.ts';
+import { highestDeskRole, type DeskRole } from '../../../domain/roles.ts';
 import { disconnectRealtime, sdk } from '../../lib/appwrite.ts';
 import { toAppError } from '../../lib/errors.ts';
 

@@ -1,6 +1,6 @@
 import { useStore } from 'zustand';
 import { sessionStore, type SessionState, type SessionUser } from './session.ts';
-import type { DeskRole } from '../../domain/roles.ts';
+import type { DeskRole } from '../../../domain/roles.ts';
 
 /** The session state (re-renders when it changes). */
 export function useSession(): SessionState {

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
-import { formatMoney } from '../../domain/money.ts';
-import { formatOrderNumber, itemsSummary } from '../../domain/order.ts';
+import { formatMoney } from '../../../domain/money.ts';
+import { formatOrderNumber, itemsSummary } from '../../../domain/order.ts';
 import { firstName, formatAge } from '../../lib/format.ts';
 import { paths } from '../../lib/paths.ts';
 import { Link } from '../../lib/router.tsx';

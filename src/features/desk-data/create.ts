@@ -6,7 +6,7 @@ import {
   type FrameScheduler,
   type RealtimePort,
 } from '../../../store/sync/ports.ts';
-import { hasAtLeast, type DeskRole } from '../../domain/roles.ts';
+import { hasAtLeast, type DeskRole } from '../../../domain/roles.ts';
 import { sdk } from '../../lib/appwrite.ts';
 import { benchEnabled, benchEventsApplied } from '../../lib/bench.ts';
 import { createStoreDesk } from './store-desk.ts';

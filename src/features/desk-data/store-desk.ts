@@ -16,10 +16,10 @@ import {
   selectOrders,
   selectOrderView,
 } from '../../../store/selectors/orders.ts';
-import type { Note } from '../../domain/entities.ts';
-import { AppError } from '../../domain/errors.ts';
-import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
-import type { Actor, OrderAction } from '../../domain/order-machine.ts';
+import type { Note } from '../../../domain/entities.ts';
+import { AppError } from '../../../domain/errors.ts';
+import { COLLECTIONS, DATABASE_ID } from '../../../domain/ids.ts';
+import type { Actor, OrderAction } from '../../../domain/order-machine.ts';
 import { sdk } from '../../lib/appwrite.ts';
 import { toAppError } from '../../lib/errors.ts';
 import type {

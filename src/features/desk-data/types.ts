@@ -1,7 +1,7 @@
-import type { Activity, Note } from '../../domain/entities.ts';
-import type { AppError } from '../../domain/errors.ts';
-import type { Actor, OrderAction } from '../../domain/order-machine.ts';
-import type { Order, OrderStatus } from '../../domain/order.ts';
+import type { Activity, Note } from '../../../domain/entities.ts';
+import type { AppError } from '../../../domain/errors.ts';
+import type { Actor, OrderAction } from '../../../domain/order-machine.ts';
+import type { Order, OrderStatus } from '../../../domain/order.ts';
 
 /**
  * What the desk views need from the data layer (the normalized store of store/, adapted in

@@ -1,6 +1,6 @@
 import { ConnectionBadge, type ConnectionView } from '../../components/connection-badge.tsx';
 import { Sparkline } from '../../components/sparkline.tsx';
-import { formatMoney } from '../../domain/money.ts';
+import { formatMoney } from '../../../domain/money.ts';
 import { formatAge, formatCount, formatDuration } from '../../lib/format.ts';
 import { useDesk } from '../desk-data/context.tsx';
 import type { ConnectionInfo } from '../desk-data/types.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Activity } from '../../domain/entities.ts';
+import type { Activity } from '../../../domain/entities.ts';
 import { describeActivity } from './labels.ts';
 
 const entry = (patch: Partial<Activity>): Activity =>

@@ -1,5 +1,5 @@
-import type { Activity } from '../../domain/entities.ts';
-import type { OrderAction } from '../../domain/order-machine.ts';
+import type { Activity } from '../../../domain/entities.ts';
+import type { OrderAction } from '../../../domain/order-machine.ts';
 
 /** Button labels of the workflow actions. */
 export const ACTION_LABEL: Record<OrderAction, string> = {

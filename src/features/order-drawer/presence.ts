@@ -1,6 +1,6 @@
 import { Permission, Role, type Models } from 'appwrite';
 import { useEffect, useState } from 'react';
-import { DESK_TEAM_ID } from '../../domain/ids.ts';
+import { DESK_TEAM_ID } from '../../../domain/ids.ts';
 import { sdk, subscribe } from '../../lib/appwrite.ts';
 
 /** Someone else looking at an order. */

@@ -1,8 +1,8 @@
 import { memo, useEffect, useRef, type CSSProperties } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
-import { formatMoney } from '../../domain/money.ts';
-import { formatOrderNumber, itemsSummary, type Order } from '../../domain/order.ts';
+import { formatMoney } from '../../../domain/money.ts';
+import { formatOrderNumber, itemsSummary, type Order } from '../../../domain/order.ts';
 import { formatAge, formatDateTime } from '../../lib/format.ts';
 
 /**

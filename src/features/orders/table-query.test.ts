@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Order } from '../../domain/order.ts';
+import type { Order } from '../../../domain/order.ts';
 import { orderViewPredicate } from '../../../store/tables/order-views.ts';
 import type { OrderViewSpec } from '../desk-data/types.ts';
 import {

@@ -1,4 +1,4 @@
-import { ORDER_STATUSES, type OrderStatus } from '../../domain/order.ts';
+import { ORDER_STATUSES, type OrderStatus } from '../../../domain/order.ts';
 import { ORDER_SORT_KEYS, type OrderSortKey, type OrderViewSpec } from '../desk-data/types.ts';
 
 /** A sortable column. */

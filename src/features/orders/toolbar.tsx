@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ORDER_STATUSES, type OrderStatus } from '../../domain/order.ts';
+import { ORDER_STATUSES, type OrderStatus } from '../../../domain/order.ts';
 import { statusLabel } from '../../components/status-badge.tsx';
 import { formatCount } from '../../lib/format.ts';
 import type { TableQuery } from './table-query.ts';

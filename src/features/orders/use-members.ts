@@ -1,6 +1,6 @@
 import { Query } from 'appwrite';
 import { useEffect, useState } from 'react';
-import { DESK_TEAM_ID } from '../../domain/ids.ts';
+import { DESK_TEAM_ID } from '../../../domain/ids.ts';
 import { sdk } from '../../lib/appwrite.ts';
 
 /** Desk team members (id and name) for the assignee filter; empty until loaded or on failure. */

@@ -4,7 +4,7 @@ import {
   OPEN_STATUSES,
   type Order,
   type OrderDocument,
-} from '../../../src/domain/order.ts';
+} from '../../../domain/order.ts';
 import { MetricsAccumulator } from '../../selectors/metrics.ts';
 import {
   BOARD_COLUMNS,

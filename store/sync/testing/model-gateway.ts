@@ -1,14 +1,14 @@
-import { AppError } from '../../../src/domain/errors.ts';
+import { AppError } from '../../../domain/errors.ts';
 import {
   decideOrderAction,
   type Actor,
   type OrderActionRequest,
-} from '../../../src/domain/order-machine.ts';
+} from '../../../domain/order-machine.ts';
 import {
   orderFromDocument,
   orderToDocumentData,
   type OrderDocument,
-} from '../../../src/domain/order.ts';
+} from '../../../domain/order.ts';
 import type { OrderActionGateway } from '../../mutations/gateway.ts';
 import type { ManualClock, ModelServer } from './model-server.ts';
 

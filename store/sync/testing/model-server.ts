@@ -1,5 +1,5 @@
-import { DATABASE_ID } from '../../../src/domain/ids.ts';
-import type { DocumentMeta } from '../../../src/domain/order.ts';
+import { DATABASE_ID } from '../../../domain/ids.ts';
+import type { DocumentMeta } from '../../../domain/order.ts';
 import type {
   DocumentPage,
   FrameScheduler,

@@ -1,5 +1,5 @@
-import type { Order, OrderDocument, OrderStatus } from '../../../src/domain/order.ts';
-import { orderToDocumentData } from '../../../src/domain/order.ts';
+import type { Order, OrderDocument, OrderStatus } from '../../../domain/order.ts';
+import { orderToDocumentData } from '../../../domain/order.ts';
 import type { Prng } from './prng.ts';
 
 const FIRST = ['Ana', 'Ben', 'Chloé', 'Dario', 'Emma', 'Farid', 'Greta', 'Hugo', 'Ines', 'Jonas'];
