@@ -5,7 +5,7 @@ import { functionsModule } from './services/functions/index.ts';
 import { healthModule } from './services/health.ts';
 import { projectModule } from './services/project.ts';
 import { realtimeModule } from './services/realtime/index.ts';
-import { bucketsModule } from './services/storage/buckets.ts';
+import { storageModule } from './services/storage/index.ts';
 import { teamsModule } from './services/teams.ts';
 import { usersModule } from './services/users.ts';
 
@@ -16,7 +16,7 @@ export const MODULES: readonly BackendModule[] = [
   usersModule,
   teamsModule,
   projectModule,
-  bucketsModule,
+  storageModule,
   databasesModule,
   realtimeModule,
   functionsModule,

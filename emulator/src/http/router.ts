@@ -11,6 +11,8 @@ export interface Route {
   path: string;
   /** The scope a caller needs (`public` for everyone). */
   scope: string;
+  /** The handler reads the body itself from `ctx.request` (streamed uploads); the server leaves it unread. */
+  streamBody?: boolean;
   handler: (ctx: RequestContext) => Reply | Promise<Reply>;
 }
 
