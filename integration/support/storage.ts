@@ -32,7 +32,7 @@ export interface RawAnswer {
 
 async function answer(response: Response): Promise<RawAnswer> {
   const text = await response.text();
-  let body: Record<string, unknown> = {};
+  let body: Record<string, unknown>;
   try {
     body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   } catch {
