@@ -211,6 +211,7 @@ async function deleteFile(ctx: RequestContext): Promise<Reply> {
   const file = service.store.getFile(bucket.id, ctx.params.fileId!);
   if (!file) throw new ApiError('storage_file_not_found');
   assertFileAccess(reach, file.permissions, caller, 'delete');
+  service.digests.delete(`${bucket.id}/${file.id}`);
   void service.store.deleteFile(bucket.id, file.id);
   service.publish(bucket, file, 'delete');
   return noContent();

@@ -1,3 +1,4 @@
+import type { Hash } from 'node:crypto';
 import type { Backend } from '../../backend.ts';
 import type { Identity } from '../../core/auth.ts';
 import { generateEvents } from '../../core/events.ts';
@@ -5,12 +6,21 @@ import { readersOf, type StorageCaller } from './access.ts';
 import { fileModel, type BucketRecord, type FileRecord } from './models.ts';
 import { StorageStore } from './store.ts';
 
+/** An upload's MD5 over its chunks 1 … `next - 1`, so finishing it does not read it all again. */
+export interface RunningDigest {
+  hash: Hash;
+  /** The next chunk (from 1) to add. */
+  next: number;
+}
+
 /** The storage service of a running backend: its store and the uploads being finished. */
 export class StorageService {
   readonly backend: Backend;
   readonly store: StorageStore;
   /** Uploads whose last chunk arrived and whose bytes are being checked, by `bucketId/fileId`. */
   readonly finishing = new Map<string, Promise<unknown>>();
+  /** MD5s of uploads in progress over their first chunks in order, by `bucketId/fileId` (lost on restart). */
+  readonly digests = new Map<string, RunningDigest>();
 
   constructor(backend: Backend) {
     this.backend = backend;

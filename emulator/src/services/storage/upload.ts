@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream, renameSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  openSync,
+  readSync,
+  renameSync,
+  statSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
@@ -15,6 +23,7 @@ import {
   chunkOf,
   countChunks,
   emptyChunkSet,
+  hasChunk,
   parseContentRange,
   withChunk,
   type ChunkPosition,
@@ -285,6 +294,7 @@ async function acceptChunk(
   }
   if (file.complete) return ok(fileModel(file));
   const chunks = withChunk(file.chunks, position.index);
+  advanceDigest(service, key, path, chunks, position, data);
   if (countChunks(chunks) < file.chunksTotal) {
     file = { ...file, chunks, updatedAt: now() };
     store.updateFile(file);
@@ -315,7 +325,7 @@ async function finishUpload(
   permissions: Permission[],
 ): Promise<FileRecord> {
   const { store } = service;
-  const { md5, sample, size } = await store.digest(store.pathOf(bucket.id, fileId));
+  const { md5, sample, size } = await finalDigest(service, bucket.id, fileId);
   const mimeType = await detectMimeType(sample);
   const current = store.getFile(bucket.id, fileId);
   if (!current) throw new ApiError('storage_file_not_found');
@@ -332,4 +342,85 @@ async function finishUpload(
   store.updateFile(file);
   service.publish(bucket, file, 'create');
   return file;
+}
+
+/** Chunks hashed from disk in one go at most (each ≤ 5 MiB, read synchronously from the page cache). */
+const CATCH_UP_CHUNKS = 4;
+
+/**
+ * Adds the chunks now contiguous from the start to the upload's running MD5: this one from
+ * memory when it is next, and up to {@link CATCH_UP_CHUNKS} already written ones after it from
+ * disk. A chunk written again after it was hashed drops the running MD5 (the final check then
+ * reads the whole file).
+ */
+function advanceDigest(
+  service: StorageService,
+  key: string,
+  path: string,
+  chunks: ChunkSet,
+  position: ChunkPosition,
+  data: Buffer,
+): void {
+  let digest = service.digests.get(key);
+  if (digest && position.index < digest.next) {
+    service.digests.delete(key);
+    return;
+  }
+  if (!digest) {
+    if (position.index !== 1) return;
+    digest = { hash: createHash('md5'), next: 1 };
+    service.digests.set(key, digest);
+  }
+  if (position.index === digest.next) {
+    digest.hash.update(data);
+    digest.next++;
+  }
+  let caughtUp = 0;
+  if (digest.next > chunks.length || !hasChunk(chunks, digest.next)) return;
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK_SIZE);
+    while (
+      caughtUp < CATCH_UP_CHUNKS &&
+      digest.next <= chunks.length &&
+      hasChunk(chunks, digest.next)
+    ) {
+      const start = (digest.next - 1) * CHUNK_SIZE;
+      const length = Math.min(CHUNK_SIZE, position.size - start);
+      let read = 0;
+      while (read < length) read += readSync(fd, buffer, read, length - read, start + read);
+      digest.hash.update(buffer.subarray(0, length));
+      digest.next++;
+      caughtUp++;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** MD5, first bytes and size of a finished upload: the running MD5 completed from disk, or the whole file read. */
+async function finalDigest(
+  service: StorageService,
+  bucketId: string,
+  fileId: string,
+): Promise<{ md5: string; sample: Buffer; size: number }> {
+  const key = `${bucketId}/${fileId}`;
+  const path = service.store.pathOf(bucketId, fileId);
+  const digest = service.digests.get(key);
+  service.digests.delete(key);
+  if (!digest) return service.store.digest(path);
+  const size = statSync(path).size;
+  const from = (digest.next - 1) * CHUNK_SIZE;
+  if (from < size) {
+    for await (const piece of createReadStream(path, { start: from, highWaterMark: 1024 * 1024 }))
+      digest.hash.update(piece as Buffer);
+  }
+  const sample = Buffer.alloc(Math.min(MIME_SAMPLE_BYTES, size));
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, sample, 0, sample.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return { md5: digest.hash.digest('hex'), sample, size };
 }
