@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Import boundaries of ARCHITECTURE.md: dependencies point one way. */
+/** Import boundaries of docs/architecture.md: dependencies point one way. */
 const boundaries = [
   {
     target: './domain',

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Makes a Docker-API container engine available on a machine without Docker: installs podman and
-# runc (Debian packages), writes the engine configuration that works on the project machines
-# (../shared/reference/container-engine.md) and serves the Docker API on a unix socket.
+# runc (Debian packages), writes an engine configuration that works on VMs where podman's default
+# runtime cannot start containers (why: see WANTED_CONF below; the settings are documented in
+# containers.conf(5), github.com/containers/common docs/containers.conf.5.md) and serves the Docker
+# API on a unix socket.
 # Idempotent: run it as often as you like. Prints the DOCKER_HOST to use on its last line.
 #
 #   scripts/setup-podman.sh            # as root (or with sudo available)

@@ -170,7 +170,7 @@ describe('order-action (the order workflow enforced on the server)', () => {
     expect(fn.deploymentId).not.toBe('');
   });
 
-  it('answers every action × role × state as PRODUCT.md says', async () => {
+  it('answers every action × role × state as docs/product.md §5–§6 say', async () => {
     const people: [string, () => Person, Record<OrderAction, string[]>][] = [
       ['staff', () => staff, EXPECTED_FOR_STAFF],
       ['manager', () => manager, EXPECTED_FOR_MANAGER],

@@ -63,7 +63,7 @@ function isAppwriteException(
 }
 
 /**
- * Converts what the SDK throws into an `AppError` (PRODUCT.md §7): 401 → `AUTH_REQUIRED`,
+ * Converts what the SDK throws into an `AppError` (docs/product.md §8): 401 → `AUTH_REQUIRED`,
  * 429 → `RATE_LIMITED`, a request that never got an answer → `OFFLINE`; the rest as the app
  * converts any SDK error.
  */
