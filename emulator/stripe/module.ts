@@ -37,12 +37,22 @@ export function doubleOptionsFromEnv(
 export const stripeModule: BackendModule = {
   name: 'stripe',
   attach(backend) {
-    const starting = StripeDouble.start(
-      doubleOptionsFromEnv(process.env, backend.config.dataDir, backend.config.host),
-    ).then((double) => {
-      console.log(`  stripe:   API double at ${double.url}, Stripe.js double at /stripe/stripe.js`);
-      return double;
-    });
+    const options = doubleOptionsFromEnv(process.env, backend.config.dataDir, backend.config.host);
+    const starting = StripeDouble.start(options).then(
+      (double) => {
+        console.log(
+          `  stripe:   API double at ${double.url}, Stripe.js double at /stripe/stripe.js`,
+        );
+        return double;
+      },
+      (error: unknown) => {
+        // Without its doubles the backend cannot stand in for Stripe: stop, saying why.
+        console.error(
+          `[backend] the Stripe API double cannot listen on ${options.host}:${options.port} (STRIPE_DOUBLE_PORT): ${(error as Error).message}`,
+        );
+        process.exit(2);
+      },
+    );
     backend.httpFallbacks.push(async (req, res) => (await starting).handle(req, res, '/stripe'));
     return async () => (await starting).close();
   },
