@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse } from 'qs';
-import type { Caller, StripeEngine } from './engine.ts';
+import type { StripeEngine } from './engine.ts';
+import type { Caller } from './events.ts';
 import { StripeApiError, type StripeErrorBody } from './errors.ts';
 import { API_VERSION, newId } from './objects.ts';
 import type { Params } from './params.ts';
@@ -36,53 +37,53 @@ function routes(engine: StripeEngine): Route[] {
   });
   return [
     route('POST', '/v1/payment_intents', ({ params, caller }) =>
-      engine.createPaymentIntent(params, caller),
+      engine.intents.create(params, caller),
     ),
     route(
       'GET',
       '/v1/payment_intents/:id',
-      ({ params, ids, caller }) => engine.retrievePaymentIntent(ids[0]!, params, caller),
+      ({ params, ids, caller }) => engine.intents.retrieve(ids[0]!, params, caller),
       true,
     ),
     route('POST', '/v1/payment_intents/:id', ({ params, ids, caller }) =>
-      engine.updatePaymentIntent(ids[0]!, params, caller),
+      engine.intents.update(ids[0]!, params, caller),
     ),
     route(
       'POST',
       '/v1/payment_intents/:id/confirm',
-      ({ params, ids, caller }) => engine.confirmPaymentIntent(ids[0]!, params, caller),
+      ({ params, ids, caller }) => engine.intents.confirm(ids[0]!, params, caller),
       true,
     ),
     route('POST', '/v1/payment_intents/:id/cancel', ({ params, ids, caller }) =>
-      engine.cancelPaymentIntent(ids[0]!, params, caller),
+      engine.intents.cancel(ids[0]!, params, caller),
     ),
-    route('GET', '/v1/charges/:id', ({ params, ids }) => engine.retrieveCharge(ids[0]!, params)),
-    route('POST', '/v1/refunds', ({ params, caller }) => engine.createRefund(params, caller)),
-    route('GET', '/v1/refunds', ({ params }) => engine.listRefunds(params)),
-    route('GET', '/v1/refunds/:id', ({ params, ids }) => engine.retrieveRefund(ids[0]!, params)),
-    route('GET', '/v1/events', ({ params }) => engine.listEvents(params)),
-    route('GET', '/v1/events/:id', ({ params, ids }) => engine.retrieveEvent(ids[0]!, params)),
-    route('POST', '/v1/webhook_endpoints', ({ params }) => engine.createWebhookEndpoint(params)),
-    route('GET', '/v1/webhook_endpoints', ({ params }) => engine.listWebhookEndpoints(params)),
-    route('GET', '/v1/webhook_endpoints/:id', ({ ids }) => engine.retrieveWebhookEndpoint(ids[0]!)),
-    route('DELETE', '/v1/webhook_endpoints/:id', ({ ids }) =>
-      engine.deleteWebhookEndpoint(ids[0]!),
+    route('GET', '/v1/charges/:id', ({ params, ids }) =>
+      engine.refunds.retrieveCharge(ids[0]!, params),
     ),
+    route('POST', '/v1/refunds', ({ params, caller }) => engine.refunds.create(params, caller)),
+    route('GET', '/v1/refunds', ({ params }) => engine.refunds.list(params)),
+    route('GET', '/v1/refunds/:id', ({ params, ids }) => engine.refunds.retrieve(ids[0]!, params)),
+    route('GET', '/v1/events', ({ params }) => engine.events.list(params)),
+    route('GET', '/v1/events/:id', ({ params, ids }) => engine.events.retrieve(ids[0]!, params)),
+    route('POST', '/v1/webhook_endpoints', ({ params }) => engine.endpoints.create(params)),
+    route('GET', '/v1/webhook_endpoints', ({ params }) => engine.endpoints.list(params)),
+    route('GET', '/v1/webhook_endpoints/:id', ({ ids }) => engine.endpoints.retrieve(ids[0]!)),
+    route('DELETE', '/v1/webhook_endpoints/:id', ({ ids }) => engine.endpoints.delete(ids[0]!)),
     // The double's own test controls (no Stripe counterpart).
     route(
       'POST',
       '/_double/payment_intents/:id/authenticate',
-      ({ params, ids, caller }) => engine.completeAuthentication(ids[0]!, params, caller),
+      ({ params, ids, caller }) => engine.intents.completeAuthentication(ids[0]!, params, caller),
       true,
     ),
     route('POST', '/_double/webhook_endpoints/:id/switches', ({ params, ids }) =>
-      engine.setSwitches(ids[0]!, params),
+      engine.endpoints.setSwitches(ids[0]!, params),
     ),
     route('POST', '/_double/webhook_endpoints/:id/flush', ({ ids }) => ({
-      flushed: engine.flush(ids[0]!),
+      flushed: engine.events.flush(ids[0]!),
     })),
     route('GET', '/_double/webhook_endpoints/:id/deliveries', ({ ids }) =>
-      engine.deliveries(ids[0]!),
+      engine.events.deliveries(ids[0]!),
     ),
   ];
 }

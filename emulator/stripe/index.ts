@@ -52,7 +52,7 @@ export class StripeDouble {
     this.store = new StripeStore(options.dataDir);
     this.engine = new StripeEngine(this.store, { processingMs: options.processingMs ?? 1000 });
     if (options.webhook)
-      this.engine.ensureWebhookEndpoint(
+      this.engine.endpoints.ensure(
         CONFIGURED_ENDPOINT_ID,
         options.webhook.url,
         options.webhook.secret,
