@@ -8,6 +8,7 @@ import { realtimeModule } from './services/realtime/index.ts';
 import { bucketsModule } from './services/storage/buckets.ts';
 import { teamsModule } from './services/teams.ts';
 import { usersModule } from './services/users.ts';
+import { stripeModule } from '../stripe/module.ts';
 
 /** Every module of the local backend, in registration order. */
 export const MODULES: readonly BackendModule[] = [
@@ -20,4 +21,5 @@ export const MODULES: readonly BackendModule[] = [
   databasesModule,
   realtimeModule,
   functionsModule,
+  stripeModule,
 ];
