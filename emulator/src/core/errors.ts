@@ -4,8 +4,10 @@ import { ERROR_TYPES, type ErrorType } from './error-types.ts';
 export const APPWRITE_VERSION = '1.9.6';
 
 /**
- * An error answered in Appwrite's shape `{message, code, type, version}`.
- * `args` fill the `%s` placeholders of the type's default message; `message` replaces it.
+ * One of Appwrite's errors, in its shape `{message, code, type, version}`. Core, services and the
+ * protocol layers raise it alike; `code` is the HTTP status (or the realtime close code) the
+ * HTTP server and the realtime hub answer it with. `args` fill the `%s` placeholders of the type's
+ * default message; `message` replaces it.
  */
 export class ApiError extends Error {
   readonly type: ErrorType;

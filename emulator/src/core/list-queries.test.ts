@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../http/errors.ts';
-import { applyListQueries } from './queries.ts';
+import { ApiError } from './errors.ts';
+import { applyListQueries } from './list-queries.ts';
 
 const rows = [
   { $id: 'a', status: 'completed', duration: 3, $createdAt: '2026-01-01' },

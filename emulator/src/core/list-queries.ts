@@ -1,14 +1,16 @@
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from './errors.ts';
+import { parseQueries, type Query } from './queries.ts';
 
-/** One parsed list query (`{"method":"equal","attribute":"status","values":["ready"]}`). */
-interface ListQuery {
-  method: string;
-  attribute?: string;
-  values: unknown[];
-}
+/** Appwrite's largest list page. */
+const MAX_LIMIT = 5000;
+/** Appwrite's default page size (`APP_LIMIT_LIST_DEFAULT`). */
+const DEFAULT_LIMIT = 25;
+/** Attributes every model has. */
+const SYSTEM_ATTRIBUTES = ['$id', '$createdAt', '$updatedAt'];
 
 const FILTERS: Record<string, (actual: unknown, values: unknown[]) => boolean> = {
-  equal: (actual, values) => values.some((value) => value === actual),
+  equal: (actual, values) =>
+    values.some((value) => (Array.isArray(actual) ? actual.includes(value) : value === actual)),
   notEqual: (actual, values) => values.every((value) => value !== actual),
   lessThan: (actual, values) => compare(actual, values[0]) < 0,
   lessThanEqual: (actual, values) => compare(actual, values[0]) <= 0,
@@ -32,44 +34,28 @@ function invalid(message: string): ApiError {
   return new ApiError('general_query_invalid', `Invalid query: ${message}`);
 }
 
-function parse(raw: unknown): ListQuery[] {
-  if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) throw invalid('queries must be an array.');
-  return raw.map((item) => {
-    let query: Partial<ListQuery>;
-    try {
-      query = (typeof item === 'string' ? JSON.parse(item) : item) as Partial<ListQuery>;
-    } catch {
-      throw invalid(`Syntax error in ${String(item)}`);
-    }
-    if (typeof query?.method !== 'string') throw invalid(`Syntax error in ${String(item)}`);
-    return {
-      method: query.method,
-      ...(typeof query.attribute === 'string' ? { attribute: query.attribute } : {}),
-      values: Array.isArray(query.values) ? query.values : [],
-    };
-  });
-}
-
 /**
- * Applies Appwrite list `queries` (filters on `allowed` attributes, `orderAsc`/`orderDesc`,
- * `cursorAfter`/`cursorBefore`, `limit` ≤ 5000 (default 25), `offset`) to models held in memory.
- * Returns the page and the total number of matches.
+ * Applies Appwrite list `queries` (filters on `attributes` and `$id`, `$createdAt`, `$updatedAt` —
+ * `equal` on an array attribute matches an element —, `orderAsc`/`orderDesc`,
+ * `cursorAfter`/`cursorBefore`, `limit` ≤ 5000 (default 25), `offset`) to models held in memory,
+ * for every list that is not documents. `resource` names the model in "… for the 'cursor' value
+ * not found". Returns the page and the total number of matches.
  */
-export function applyListQueries(
-  models: readonly Record<string, unknown>[],
+export function applyListQueries<T extends Record<string, unknown>>(
+  models: readonly T[],
   rawQueries: unknown,
-  allowed: readonly string[],
-): { total: number; page: Record<string, unknown>[] } {
-  const queries = parse(rawQueries);
+  attributes: readonly string[],
+  resource = 'Document',
+): { total: number; page: T[] } {
+  const queries = parseQueries(rawQueries, 'any');
   let items = [...models];
-  let limit = 25;
+  let limit = DEFAULT_LIMIT;
   let offset = 0;
   let cursor: { id: string; after: boolean } | null = null;
   const orders: { attribute: string; desc: boolean }[] = [];
-  const checkAttribute = (query: ListQuery): string => {
-    const attribute = query.attribute ?? '';
-    if (!allowed.includes(attribute) && !['$id', '$createdAt', '$updatedAt'].includes(attribute))
+  const checkAttribute = (query: Query): string => {
+    const attribute = query.attribute;
+    if (!attributes.includes(attribute) && !SYSTEM_ATTRIBUTES.includes(attribute))
       throw invalid(`Attribute not found in schema: ${attribute}`);
     return attribute;
   };
@@ -83,7 +69,7 @@ export function applyListQueries(
     switch (query.method) {
       case 'limit': {
         const value = query.values[0];
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 5000)
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_LIMIT)
           throw invalid('Invalid limit: Value must be a valid range between 1 and 5,000');
         limit = value;
         break;
@@ -122,7 +108,7 @@ export function applyListQueries(
     if (index < 0)
       throw new ApiError(
         'general_cursor_not_found',
-        `Document '${cursor.id}' for the 'cursor' value not found.`,
+        `${resource} '${cursor.id}' for the 'cursor' value not found.`,
       );
     items = cursor.after ? items.slice(index + 1) : items.slice(0, index).slice(-limit);
   }

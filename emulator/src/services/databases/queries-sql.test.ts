@@ -1,15 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../core/errors.ts';
+import { parseQueries, type Query } from '../../core/queries.ts';
 import {
   compileFilters,
   cursorCondition,
   ftsQuery,
   groupQueries,
   ordering,
-  parseQueries,
   validateQueries,
-  type Query,
-} from './queries.ts';
+} from './queries-sql.ts';
 import { testCollection, testStore } from './test-fixtures.ts';
 
 const q = (method: string, attribute = '', values: unknown[] = []) =>
@@ -44,49 +43,6 @@ const collection = testCollection(fixture.catalog, {
 function check(...queries: string[]) {
   return () => validateQueries(collection, parseQueries(queries));
 }
-
-describe('parseQueries', () => {
-  it('parses the SDK form, nested and/or objects included', () => {
-    const [or] = parseQueries([
-      '{"method":"or","values":[{"method":"equal","attribute":"a","values":[1]},{"method":"isNull","attribute":"b"}]}',
-    ]);
-    expect(or).toEqual({
-      method: 'or',
-      attribute: '',
-      values: [
-        { method: 'equal', attribute: 'a', values: [1] },
-        { method: 'isNull', attribute: 'b', values: [] },
-      ],
-    });
-  });
-
-  it('keeps integers beyond 2^53 exact', () => {
-    const [query] = parseQueries([
-      '{"method":"equal","attribute":"big","values":[9223372036854775807]}',
-    ]);
-    expect(query!.values[0]).toBe(9223372036854775807n);
-  });
-
-  it("answers Appwrite's parse errors", () => {
-    expect(error(() => parseQueries(['{bad']))).toEqual({
-      type: 'general_query_invalid',
-      message: 'Invalid query: Syntax error',
-    });
-    expect(error(() => parseQueries([q('nope', 'x')])).message).toBe('Invalid query method: nope');
-    expect(error(() => parseQueries(['"text"'])).message).toBe(
-      'Invalid query. Must be an array, got string',
-    );
-    expect(error(() => parseQueries(['{"method":"equal","values":"x"}'])).message).toBe(
-      'Invalid query values. Must be an array, got string',
-    );
-    expect(error(() => parseQueries('not-an-array' as unknown as string[])).type).toBe(
-      'general_query_invalid',
-    );
-    expect(error(() => parseQueries(new Array(101).fill(q('limit', '', [1])))).type).toBe(
-      'general_argument_invalid',
-    );
-  });
-});
 
 describe('validateQueries', () => {
   it('accepts valid queries of every supported method', () => {

@@ -1,4 +1,11 @@
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../core/errors.ts';
+import {
+  FILTER_METHODS,
+  LOGICAL_METHODS as LOGICAL,
+  SPATIAL_METHODS,
+  VECTOR_METHODS,
+  type Query,
+} from '../../core/queries.ts';
 import {
   INT64_MAX,
   INT64_MIN,
@@ -8,13 +15,6 @@ import {
 } from './structure.ts';
 import { columnOf, ftsTableOf, type CollectionRecord } from './types.ts';
 
-/** A parsed query: `{method, attribute, values}`; `and`/`or`/`elemMatch` hold queries as values. */
-export interface Query {
-  method: string;
-  attribute: string;
-  values: unknown[];
-}
-
 /** Appwrite's largest list page (the local backend caps `limit` here). */
 export const MAX_LIMIT = 5000;
 /** Appwrite's `APP_LIMIT_COUNT`: `total` counts at most this many documents. */
@@ -23,153 +23,10 @@ export const COUNT_LIMIT = 5000;
 export const DEFAULT_LIMIT = 25;
 const MAX_QUERY_VALUES = 5000;
 
-const FILTER_METHODS = new Set([
-  'equal',
-  'notEqual',
-  'lessThan',
-  'lessThanEqual',
-  'greaterThan',
-  'greaterThanEqual',
-  'search',
-  'notSearch',
-  'isNull',
-  'isNotNull',
-  'between',
-  'notBetween',
-  'startsWith',
-  'notStartsWith',
-  'endsWith',
-  'notEndsWith',
-  'contains',
-  'containsAny',
-  'notContains',
-  'containsAll',
-  'and',
-  'or',
-  'elemMatch',
-  'regex',
-  'exists',
-  'notExists',
-]);
-const SPATIAL_METHODS = new Set([
-  'crosses',
-  'notCrosses',
-  'distanceEqual',
-  'distanceNotEqual',
-  'distanceGreaterThan',
-  'distanceLessThan',
-  'intersects',
-  'notIntersects',
-  'overlaps',
-  'notOverlaps',
-  'touches',
-  'notTouches',
-]);
-const VECTOR_METHODS = new Set(['vectorDot', 'vectorCosine', 'vectorEuclidean']);
-const OTHER_METHODS = new Set([
-  'select',
-  'orderAsc',
-  'orderDesc',
-  'orderRandom',
-  'limit',
-  'offset',
-  'cursorAfter',
-  'cursorBefore',
-]);
-const LOGICAL = new Set(['and', 'or', 'elemMatch']);
 const CONTAINS = new Set(['contains', 'containsAny', 'containsAll', 'notContains']);
-
-function isMethod(method: string): boolean {
-  return (
-    FILTER_METHODS.has(method) ||
-    SPATIAL_METHODS.has(method) ||
-    VECTOR_METHODS.has(method) ||
-    OTHER_METHODS.has(method)
-  );
-}
 
 function queryError(message: string): ApiError {
   return new ApiError('general_query_invalid', message);
-}
-
-function phpType(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'double';
-  if (typeof value === 'bigint') return 'integer';
-  if (typeof value === 'boolean') return 'boolean';
-  return typeof value;
-}
-
-/** Parses JSON keeping integers beyond 2^53 exact (as bigints). */
-function parseJson(text: string): unknown {
-  return JSON.parse(
-    text,
-    function (this: unknown, _key: string, value: unknown, ...rest: unknown[]) {
-      const context = rest[0] as { source?: string } | undefined;
-      if (
-        typeof value === 'number' &&
-        !Number.isSafeInteger(value) &&
-        context?.source !== undefined &&
-        /^-?\d+$/.test(context.source)
-      ) {
-        return BigInt(context.source);
-      }
-      return value;
-    },
-  );
-}
-
-function parseQueryObject(raw: unknown): Query {
-  const object = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<
-    string,
-    unknown
-  >;
-  const method = object.method ?? '';
-  const attribute = object.attribute ?? '';
-  const values = object.values ?? [];
-  if (typeof method !== 'string')
-    throw queryError(`Invalid query method. Must be a string, got ${phpType(method)}`);
-  if (!isMethod(method)) throw queryError(`Invalid query method: ${method}`);
-  if (typeof attribute !== 'string')
-    throw queryError(`Invalid query attribute. Must be a string, got ${phpType(attribute)}`);
-  if (!Array.isArray(values))
-    throw queryError(`Invalid query values. Must be an array, got ${phpType(values)}`);
-  return {
-    method,
-    attribute,
-    values: LOGICAL.has(method) ? values.map((value) => parseQueryObject(value)) : values,
-  };
-}
-
-/**
- * The `queries` param: at most 100 strings of at most 4,096 chars (else `general_argument_invalid`),
- * each the SDK's JSON (else `general_query_invalid` with Appwrite's parse messages).
- */
-export function parseQueries(raw: unknown): Query[] {
-  if (raw === undefined || raw === null || raw === '') return [];
-  const list = typeof raw === 'string' ? [raw] : raw;
-  if (
-    !Array.isArray(list) ||
-    list.length > 100 ||
-    list.some((item) => typeof item !== 'string' || item.length > 4096)
-  ) {
-    throw new ApiError(
-      'general_argument_invalid',
-      'Invalid `queries` param: Value must a valid array no longer than 100 items and Value must be a valid string and no longer than 4096 chars',
-    );
-  }
-  return (list as string[]).map((text) => {
-    let parsed: unknown;
-    try {
-      parsed = parseJson(text);
-    } catch {
-      throw queryError('Invalid query: Syntax error');
-    }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-      throw queryError(`Invalid query. Must be an array, got ${phpType(parsed)}`);
-    return parseQueryObject(parsed);
-  });
 }
 
 // ── validation ───────────────────────────────────────────────────────────────

@@ -1,11 +1,12 @@
-import { resolveId, validateKey } from '../../core/ids.ts';
+import { ApiError, invalidParam } from '../../core/errors.ts';
+import { resolveId, uniqueId } from '../../core/ids.ts';
+import { applyListQueries } from '../../core/list-queries.ts';
 import { parsePermissions } from '../../core/permissions.ts';
+import { parseQueries } from '../../core/queries.ts';
 import { now } from '../../core/time.ts';
 import type { RequestContext } from '../../http/context.ts';
-import { ApiError, invalidParam } from '../../http/errors.ts';
-import { parseSimpleListQueries } from '../../http/list-queries.ts';
 import { bool, required, text } from '../../http/params.ts';
-import { accepted, created, noContent, ok } from '../../http/reply.ts';
+import { accepted, created, noContent, ok, type Reply } from '../../http/reply.ts';
 import type { Route } from '../../http/router.ts';
 import {
   ATTRIBUTE_KINDS,
@@ -13,53 +14,63 @@ import {
   attributeFromCreate,
   attributeFromUpdate,
 } from './attributes.ts';
+import { attributeModel, collectionModel, databaseModel, indexModel } from './models.ts';
 import {
-  attributeModel,
-  attributeType,
-  collectionModel,
-  databaseModel,
-  indexModel,
-} from './models.ts';
-import { collectionParam, databaseParam, databasesOf } from './service.ts';
-import type {
-  AttributeKind,
-  AttributeRecord,
-  CollectionRecord,
-  IndexRecord,
-  IndexType,
-} from './types.ts';
+  documentsParam,
+  indexFromParams,
+  inlineAttribute,
+  inlineDefinition,
+  jsonObject,
+  permissionsParam,
+  refuseTransaction,
+} from './params.ts';
+import { callerOf, type DatabasesStore, type DocumentTarget, type NewDocument } from './store.ts';
+import type { AttributeKind, AttributeRecord, CollectionRecord, DatabaseRecord } from './types.ts';
 
 const COLLECTION_PERMISSIONS = ['read', 'create', 'update', 'delete'] as const;
-/** MariaDB's 64 indexes a table, less the ones Appwrite keeps for itself. */
-const INDEX_LIMIT = 58;
-const KEY_MESSAGE =
+const CUSTOM_ID = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,35}$/;
+const CUSTOM_ID_MESSAGE =
   "Parameter must contain at most 36 chars. Valid chars are a-z, A-Z, 0-9, period, hyphen, and underscore. Can't start with a special char";
 
-function search(ctx: RequestContext): string {
+function store(ctx: RequestContext): DatabasesStore {
+  return ctx.backend.services.databases;
+}
+
+/** The database of `:databaseId`. */
+function database(ctx: RequestContext): DatabaseRecord {
+  return store(ctx).database(ctx.params.databaseId!);
+}
+
+/** The collection of `:databaseId`/`:collectionId`. */
+function collection(ctx: RequestContext): CollectionRecord {
+  return store(ctx).collection(database(ctx), ctx.params.collectionId!);
+}
+
+/** The collection of a document request (disabled ones are hidden from callers without a key). */
+function documentTarget(ctx: RequestContext): DocumentTarget {
+  const caller = callerOf(ctx.identity);
+  const found = store(ctx).database(ctx.params.databaseId!, caller);
+  return {
+    database: found,
+    collection: store(ctx).collection(found, ctx.params.collectionId!, caller),
+    caller,
+  };
+}
+
+function searchTerm(ctx: RequestContext): string {
   return typeof ctx.input.search === 'string' ? ctx.input.search.toLowerCase() : '';
 }
 
-/** Applies `equal` filters of simple list queries to records with the given fields. */
-function applyEqual<T>(
-  items: T[],
-  equal: Map<string, unknown[]>,
-  field: (item: T, key: string) => unknown,
-): T[] {
-  return items.filter((item) =>
-    [...equal].every(([key, values]) => {
-      const value = field(item, key);
-      return values.some((candidate) =>
-        Array.isArray(value) ? value.includes(candidate) : candidate === value,
-      );
-    }),
-  );
-}
-
-function page<T>(items: T[], query: { limit: number; offset: number }, withTotal: boolean) {
-  return {
-    total: withTotal ? items.length : 0,
-    items: items.slice(query.offset, query.offset + query.limit),
-  };
+/** A list answer: the page, and the total unless the caller asked for none (`total=false`). */
+function listReply(
+  ctx: RequestContext,
+  key: string,
+  models: Record<string, unknown>[],
+  attributes: readonly string[],
+  resource: string,
+): Reply {
+  const { total, page } = applyListQueries(models, ctx.input.queries, attributes, resource);
+  return ok({ total: bool(ctx.input, 'total', true) ? total : 0, [key]: page });
 }
 
 function attributeOf(collection: CollectionRecord, key: string): AttributeRecord {
@@ -68,465 +79,508 @@ function attributeOf(collection: CollectionRecord, key: string): AttributeRecord
   return attribute;
 }
 
-/** Validates index params and metadata like Appwrite's index endpoint and validator. */
-function indexFromParams(
-  collection: CollectionRecord,
-  input: Record<string, unknown>,
-  time: string,
-): Omit<IndexRecord, 'seq' | 'status' | 'error'> {
-  const key = validateKey('key', required(input, 'key'));
-  const type = required(input, 'type');
-  if (type !== 'key' && type !== 'fulltext' && type !== 'unique' && type !== 'spatial')
-    throw invalidParam('type', 'Value must be one of (key, fulltext, unique, spatial)');
-  const attributes = required(input, 'attributes');
-  if (
-    !Array.isArray(attributes) ||
-    attributes.length > 100 ||
-    attributes.some(
-      (item) =>
-        typeof item !== 'string' ||
-        !(
-          /^[A-Za-z0-9][A-Za-z0-9._-]{0,35}$/.test(item) ||
-          ['$id', '$createdAt', '$updatedAt'].includes(item)
-        ),
-    )
-  ) {
-    throw invalidParam(
-      'attributes',
-      `Value must a valid array no longer than 100 items and ${KEY_MESSAGE}`,
-    );
-  }
-  const orders = input.orders ?? [];
-  if (
-    !Array.isArray(orders) ||
-    orders.length > 100 ||
-    orders.some((item) => typeof item !== 'string' || !['ASC', 'DESC'].includes(item.toUpperCase()))
-  ) {
-    throw invalidParam(
-      'orders',
-      'Value must a valid array no longer than 100 items and Value must be one of (ASC, DESC)',
-    );
-  }
-  const lengths = input.lengths ?? [];
-  if (
-    !Array.isArray(lengths) ||
-    lengths.length > 100 ||
-    lengths.some((item) => item !== null && (typeof item !== 'number' || !Number.isInteger(item)))
-  ) {
-    throw invalidParam(
-      'lengths',
-      'Value must a valid array no longer than 100 items and Value must be a valid integer',
-    );
-  }
-  if (type === 'spatial') throw new ApiError('index_invalid', 'Spatial indexes are not supported');
-  if (collection.indexes.length >= INDEX_LIMIT)
-    throw new ApiError('index_limit_exceeded', null, [collection.id]);
-  const system: Record<string, AttributeRecord['kind']> = {
-    $id: 'string',
-    $createdAt: 'datetime',
-    $updatedAt: 'datetime',
-  };
-  for (const name of attributes as string[]) {
-    if (system[name]) continue;
-    const attribute = collection.attributes.find((item) => item.key === name);
-    if (!attribute) throw new ApiError('attribute_unknown', null, [name]);
-    if (attribute.status !== 'available')
-      throw new ApiError('attribute_not_available', null, [name]);
-    if (attribute.array)
-      throw new ApiError(
-        'index_invalid',
-        'Creating indexes on array attributes is not currently supported.',
-      );
-  }
-  if (new Set(attributes as string[]).size !== attributes.length)
-    throw new ApiError('index_invalid', 'Duplicate attributes provided');
-  if (type === 'fulltext') {
-    for (const name of attributes as string[]) {
-      const kind = system[name] ?? collection.attributes.find((item) => item.key === name)!.kind;
-      if (!['string', 'email', 'enum'].includes(kind))
-        throw new ApiError(
-          'index_invalid',
-          `Attribute "${name}" cannot be part of a fulltext index, must be of type string`,
-        );
-    }
-  }
-  if ((lengths as unknown[]).length > attributes.length)
-    throw new ApiError(
-      'index_invalid',
-      'Invalid index lengths. Count of lengths must be equal or less than the number of attributes.',
-    );
-  if (collection.indexes.some((index) => index.key.toLowerCase() === key.toLowerCase()))
-    throw new ApiError('index_already_exists', null, [key]);
-  return {
-    key,
-    type: type as IndexType,
-    attributes: attributes as string[],
-    orders: orders as string[],
-    lengths: (lengths as (number | null)[]).filter((item): item is number => item !== null),
+// ── databases ─────────────────────────────────────────────────────────────────
+
+function listDatabases(ctx: RequestContext): Reply {
+  const term = searchTerm(ctx);
+  let items = store(ctx).catalog.listDatabases();
+  if (term) items = items.filter((db) => `${db.id} ${db.name}`.toLowerCase().includes(term));
+  return listReply(ctx, 'databases', items.map(databaseModel), ['name'], 'Database');
+}
+
+function createDatabase(ctx: RequestContext): Reply {
+  const id = resolveId('databaseId', required(ctx.input, 'databaseId'));
+  const name = text(ctx.input, 'name', { required: true, max: 128 });
+  const time = now();
+  const record = store(ctx).catalog.createDatabase({
+    id,
+    name,
+    enabled: bool(ctx.input, 'enabled', true),
     createdAt: time,
     updatedAt: time,
+  });
+  return created(databaseModel(record));
+}
+
+function getDatabase(ctx: RequestContext): Reply {
+  return ok(databaseModel(database(ctx)));
+}
+
+function updateDatabase(ctx: RequestContext): Reply {
+  const previous = database(ctx);
+  const name = text(ctx.input, 'name', { max: 128, fallback: previous.name }) || previous.name;
+  const next = { ...previous, name, enabled: bool(ctx.input, 'enabled', true), updatedAt: now() };
+  store(ctx).catalog.saveDatabase(next);
+  return ok(databaseModel(next));
+}
+
+function deleteDatabase(ctx: RequestContext): Reply {
+  store(ctx).catalog.deleteDatabase(database(ctx));
+  return noContent();
+}
+
+// ── collections ───────────────────────────────────────────────────────────────
+
+function listCollections(ctx: RequestContext): Reply {
+  const { id } = database(ctx);
+  const term = searchTerm(ctx);
+  let items = store(ctx).catalog.listCollections(id);
+  if (term) items = items.filter((item) => `${item.id} ${item.name}`.toLowerCase().includes(term));
+  return listReply(
+    ctx,
+    'collections',
+    items.map(collectionModel),
+    ['name', 'enabled', 'documentSecurity'],
+    'Collection',
+  );
+}
+
+/** Creates a collection with its inline attributes and indexes, all or nothing. */
+function createCollection(ctx: RequestContext): Reply {
+  const parent = database(ctx);
+  const id = resolveId('collectionId', required(ctx.input, 'collectionId'));
+  const name = text(ctx.input, 'name', { required: true, max: 128 });
+  const permissions = parsePermissions(ctx.input.permissions, COLLECTION_PERMISSIONS);
+  const time = now();
+  const inlineAttributes = Array.isArray(ctx.input.attributes) ? ctx.input.attributes : [];
+  const inlineIndexes = Array.isArray(ctx.input.indexes) ? ctx.input.indexes : [];
+  const attributes = inlineAttributes.map((raw) => inlineAttribute(raw, time));
+  const { catalog } = store(ctx);
+  let next = catalog.createCollection({
+    databaseSeq: parent.seq,
+    databaseId: parent.id,
+    id,
+    name,
+    enabled: bool(ctx.input, 'enabled', true),
+    documentSecurity: bool(ctx.input, 'documentSecurity', false),
+    permissions,
+    attributes: [],
+    indexes: [],
+    nextIndexSeq: 1,
+    createdAt: time,
+    updatedAt: time,
+  });
+  try {
+    for (const attribute of attributes) next = catalog.addAttribute(next, attribute);
+    for (const raw of inlineIndexes) {
+      const definition = inlineDefinition(raw, 'indexes');
+      next = catalog.createIndex(next, indexFromParams(next, definition, time)).collection;
+    }
+  } catch (error) {
+    catalog.deleteCollection(next);
+    throw error;
+  }
+  return created(collectionModel(next));
+}
+
+function getCollection(ctx: RequestContext): Reply {
+  return ok(collectionModel(collection(ctx)));
+}
+
+function updateCollection(ctx: RequestContext): Reply {
+  const previous = collection(ctx);
+  const name = text(ctx.input, 'name', { max: 128 }) || previous.name;
+  const permissions =
+    ctx.input.permissions === undefined || ctx.input.permissions === null
+      ? previous.permissions
+      : parsePermissions(ctx.input.permissions, COLLECTION_PERMISSIONS);
+  const next: CollectionRecord = {
+    ...previous,
+    name,
+    permissions,
+    documentSecurity: bool(ctx.input, 'documentSecurity', false),
+    enabled: bool(ctx.input, 'enabled', true),
+    updatedAt: now(),
+  };
+  store(ctx).catalog.saveCollection(next);
+  return ok(collectionModel(next));
+}
+
+function deleteCollection(ctx: RequestContext): Reply {
+  store(ctx).catalog.deleteCollection(collection(ctx));
+  return noContent();
+}
+
+// ── attributes ────────────────────────────────────────────────────────────────
+
+function listAttributes(ctx: RequestContext): Reply {
+  return listReply(
+    ctx,
+    'attributes',
+    collection(ctx).attributes.map(attributeModel),
+    ['key', 'type', 'size', 'required', 'array', 'status', 'error'],
+    'Attribute',
+  );
+}
+
+function getAttribute(ctx: RequestContext): Reply {
+  return ok(attributeModel(attributeOf(collection(ctx), ctx.params.key!)));
+}
+
+function deleteAttribute(ctx: RequestContext): Reply {
+  const parent = collection(ctx);
+  const attribute = attributeOf(parent, ctx.params.key!);
+  if (attribute.array && parent.indexes.some((index) => index.attributes.includes(attribute.key)))
+    throw new ApiError('index_dependency', null, [attribute.key]);
+  store(ctx).catalog.deleteAttribute(parent, attribute.key);
+  return noContent();
+}
+
+function createAttribute(kind: AttributeKind): Route['handler'] {
+  return (ctx) => {
+    const parent = collection(ctx);
+    const attribute = attributeFromCreate(kind, ctx.input, now());
+    store(ctx).catalog.addAttribute(parent, attribute);
+    return accepted(attributeModel(attribute));
   };
 }
 
-/** An element of `createCollection`'s `attributes`/`indexes` params: a JSON object or its text. */
-function inlineDefinition(raw: unknown, name: string): Record<string, unknown> {
-  let value = raw;
-  if (typeof raw === 'string') {
+function updateAttribute(kind: AttributeKind): Route['handler'] {
+  return (ctx) => {
+    const parent = collection(ctx);
+    const existing = attributeOf(parent, ctx.params.key!);
+    const attribute = attributeFromUpdate(kind, existing, ctx.input, now());
+    store(ctx).catalog.updateAttribute(parent, existing.key, attribute);
+    return ok(attributeModel(attribute));
+  };
+}
+
+function unsupportedAttribute(kind: string): Route['handler'] {
+  return () => {
+    throw new ApiError('ATTRIBUTE_TYPE_NOT_SUPPORTED', null, [kind]);
+  };
+}
+
+// ── indexes ───────────────────────────────────────────────────────────────────
+
+function listIndexes(ctx: RequestContext): Reply {
+  const parent = collection(ctx);
+  return listReply(
+    ctx,
+    'indexes',
+    parent.indexes.map((index) => indexModel(parent, index)),
+    ['key', 'type', 'status', 'attributes', 'error'],
+    'Index',
+  );
+}
+
+function createIndex(ctx: RequestContext): Reply {
+  const parent = collection(ctx);
+  const spec = indexFromParams(parent, ctx.input, now());
+  const result = store(ctx).catalog.createIndex(parent, spec);
+  return accepted(indexModel(result.collection, result.index));
+}
+
+function getIndex(ctx: RequestContext): Reply {
+  const parent = collection(ctx);
+  const index = parent.indexes.find((item) => item.key === ctx.params.key);
+  if (!index) throw new ApiError('index_not_found', null, [ctx.params.key!]);
+  return ok(indexModel(parent, index));
+}
+
+function deleteIndex(ctx: RequestContext): Reply {
+  const parent = collection(ctx);
+  if (!parent.indexes.some((item) => item.key === ctx.params.key))
+    throw new ApiError('index_not_found', null, [ctx.params.key!]);
+  store(ctx).catalog.deleteIndex(parent, ctx.params.key!);
+  return noContent();
+}
+
+// ── documents ─────────────────────────────────────────────────────────────────
+
+/** The `$id` and `$permissions` of one document of a bulk create (refused as a bad request). */
+function bulkDocument(source: Record<string, unknown>): NewDocument {
+  const rawId = source.$id ?? 'unique()';
+  let id: string;
+  if (rawId === 'unique()') id = uniqueId();
+  else if (typeof rawId === 'string' && CUSTOM_ID.test(rawId)) id = rawId;
+  else throw new ApiError('general_bad_request', CUSTOM_ID_MESSAGE);
+  let permissions: string[] | null = null;
+  if (source.$permissions !== undefined && source.$permissions !== null) {
     try {
-      value = JSON.parse(raw);
-    } catch {
-      value = null;
+      permissions = permissionsParam(source.$permissions);
+    } catch (error) {
+      throw new ApiError(
+        'general_bad_request',
+        (error as Error).message.replace(/^Invalid `permissions` param: /, ''),
+      );
     }
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw invalidParam(
-      name,
-      'Value must a valid array no longer than 100 items and Value must be a valid JSON string',
-    );
-  return value as Record<string, unknown>;
+  return { id, permissions, data: source };
 }
 
-/** An inline attribute definition of `createCollection` in the shape of the create endpoints' params. */
-function inlineAttribute(raw: unknown, time: string): AttributeRecord {
-  const definition = inlineDefinition(raw, 'attributes');
-  let kind = String(definition.type ?? '');
-  if (kind === 'double') kind = 'float';
-  if (kind === 'string' && (definition.format === 'email' || definition.format === 'enum'))
-    kind = String(definition.format);
-  if (!ATTRIBUTE_KINDS.includes(kind as AttributeKind))
-    throw new ApiError('ATTRIBUTE_TYPE_NOT_SUPPORTED', null, [kind]);
-  return attributeFromCreate(kind as AttributeKind, definition, time);
+/** `createDocument` (`documentId` + `data`) and, for API keys, `createDocuments` (`documents`). */
+function createDocuments(ctx: RequestContext): Reply {
+  refuseTransaction(ctx);
+  const rawId = ctx.input.documentId;
+  const documentId =
+    rawId === undefined || rawId === null || rawId === '' ? '' : resolveId('documentId', rawId);
+  const data = jsonObject(ctx.input.data, 'data');
+  const permissions = permissionsParam(ctx.input.permissions);
+  const list = documentsParam(ctx.input.documents);
+  const hasData = Object.keys(data).length > 0;
+  const hasDocuments = list.length > 0;
+  if (!hasData && !hasDocuments) throw new ApiError('document_missing_data');
+  if (hasData && hasDocuments)
+    throw new ApiError(
+      'general_bad_request',
+      'You can only send one of the following parameters: data, documents',
+    );
+  if (hasData && !documentId)
+    throw new ApiError(
+      'document_missing_data',
+      'Document ID is required when creating a single document.',
+    );
+  if (hasDocuments && documentId)
+    throw new ApiError(
+      'general_bad_request',
+      'Param "documentId" is not allowed when creating multiple documents, set "$id" on each instead.',
+    );
+  if (hasDocuments && permissions !== null && permissions.length > 0)
+    throw new ApiError(
+      'general_bad_request',
+      'Param "permissions" is disallowed when creating multiple documents, set "$permissions" on each instead',
+    );
+  if (hasDocuments && ctx.identity.kind !== 'key') throw new ApiError('general_unauthorized_scope');
+  const target = documentTarget(ctx);
+  const sources = hasDocuments ? list.map(bulkDocument) : [{ id: documentId, permissions, data }];
+  const models = store(ctx).createDocuments(target, sources);
+  if (hasDocuments) return created({ total: models.length, documents: models });
+  return created(models[0]);
 }
 
-/** Databases, collections, attributes and indexes (scopes `databases.*` and `collections.*`). */
-export function schemaRoutes(): Route[] {
-  const routes: Route[] = [
-    // ── databases ──
-    {
-      method: 'GET',
-      path: '/databases',
-      scope: 'databases.read',
-      handler: (ctx) => {
-        const query = parseSimpleListQueries(ctx.input.queries, ['name']);
-        const term = search(ctx);
-        let items = databasesOf(ctx.backend).catalog.listDatabases();
-        if (term) items = items.filter((db) => `${db.id} ${db.name}`.toLowerCase().includes(term));
-        items = applyEqual(items, query.equal, (db, key) => (key === 'name' ? db.name : undefined));
-        const result = page(items, query, bool(ctx.input, 'total', true));
-        return ok({ total: result.total, databases: result.items.map(databaseModel) });
-      },
-    },
-    {
-      method: 'POST',
-      path: '/databases',
-      scope: 'databases.write',
-      handler: (ctx) => {
-        const id = resolveId('databaseId', required(ctx.input, 'databaseId'));
-        const name = text(ctx.input, 'name', { required: true, max: 128 });
-        const time = now();
-        const database = databasesOf(ctx.backend).catalog.createDatabase({
-          id,
-          name,
-          enabled: bool(ctx.input, 'enabled', true),
-          createdAt: time,
-          updatedAt: time,
-        });
-        return created(databaseModel(database));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/databases/:databaseId',
-      scope: 'databases.read',
-      handler: (ctx) => ok(databaseModel(databaseParam(ctx))),
-    },
-    {
-      method: 'PUT',
-      path: '/databases/:databaseId',
-      scope: 'databases.write',
-      handler: (ctx) => {
-        const database = databaseParam(ctx);
-        const name =
-          text(ctx.input, 'name', { max: 128, fallback: database.name }) || database.name;
-        const next = {
-          ...database,
-          name,
-          enabled: bool(ctx.input, 'enabled', true),
-          updatedAt: now(),
-        };
-        databasesOf(ctx.backend).catalog.saveDatabase(next);
-        return ok(databaseModel(next));
-      },
-    },
-    {
-      method: 'DELETE',
-      path: '/databases/:databaseId',
-      scope: 'databases.write',
-      handler: (ctx) => {
-        databasesOf(ctx.backend).catalog.deleteDatabase(databaseParam(ctx));
-        return noContent();
-      },
-    },
-    // ── collections ──
-    {
-      method: 'GET',
-      path: '/databases/:databaseId/collections',
-      scope: 'collections.read',
-      handler: (ctx) => {
-        const database = databaseParam(ctx);
-        const query = parseSimpleListQueries(ctx.input.queries, [
-          'name',
-          'enabled',
-          'documentSecurity',
-        ]);
-        const term = search(ctx);
-        let items = databasesOf(ctx.backend).catalog.listCollections(database.id);
-        if (term)
-          items = items.filter((item) => `${item.id} ${item.name}`.toLowerCase().includes(term));
-        items = applyEqual(items, query.equal, (item, key) =>
-          key === 'name' ? item.name : key === 'enabled' ? item.enabled : item.documentSecurity,
-        );
-        const result = page(items, query, bool(ctx.input, 'total', true));
-        return ok({ total: result.total, collections: result.items.map(collectionModel) });
-      },
-    },
-    {
-      method: 'POST',
-      path: '/databases/:databaseId/collections',
-      scope: 'collections.write',
-      handler: (ctx) => {
-        const database = databaseParam(ctx);
-        const id = resolveId('collectionId', required(ctx.input, 'collectionId'));
-        const name = text(ctx.input, 'name', { required: true, max: 128 });
-        const permissions = parsePermissions(ctx.input.permissions, COLLECTION_PERMISSIONS);
-        const time = now();
-        const inlineAttributes = Array.isArray(ctx.input.attributes) ? ctx.input.attributes : [];
-        const inlineIndexes = Array.isArray(ctx.input.indexes) ? ctx.input.indexes : [];
-        const attributes = inlineAttributes.map((raw) => inlineAttribute(raw, time));
-        const { catalog } = databasesOf(ctx.backend);
-        let collection = catalog.createCollection({
-          databaseSeq: database.seq,
-          databaseId: database.id,
-          id,
-          name,
-          enabled: bool(ctx.input, 'enabled', true),
-          documentSecurity: bool(ctx.input, 'documentSecurity', false),
-          permissions,
-          attributes: [],
-          indexes: [],
-          nextIndexSeq: 1,
-          createdAt: time,
-          updatedAt: time,
-        });
-        try {
-          for (const attribute of attributes)
-            collection = catalog.addAttribute(collection, attribute);
-          for (const raw of inlineIndexes) {
-            const definition = inlineDefinition(raw, 'indexes');
-            collection = catalog.createIndex(
-              collection,
-              indexFromParams(collection, definition, time),
-            ).collection;
-          }
-        } catch (error) {
-          catalog.deleteCollection(collection);
-          throw error;
-        }
-        return created(collectionModel(collection));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/databases/:databaseId/collections/:collectionId',
-      scope: 'collections.read',
-      handler: (ctx) => ok(collectionModel(collectionParam(ctx, databaseParam(ctx)))),
-    },
-    {
-      method: 'PUT',
-      path: '/databases/:databaseId/collections/:collectionId',
-      scope: 'collections.write',
-      handler: (ctx) => {
-        const collection = collectionParam(ctx, databaseParam(ctx));
-        const name = text(ctx.input, 'name', { max: 128 }) || collection.name;
-        const permissions =
-          ctx.input.permissions === undefined || ctx.input.permissions === null
-            ? collection.permissions
-            : parsePermissions(ctx.input.permissions, COLLECTION_PERMISSIONS);
-        const next: CollectionRecord = {
-          ...collection,
-          name,
-          permissions,
-          documentSecurity: bool(ctx.input, 'documentSecurity', false),
-          enabled: bool(ctx.input, 'enabled', true),
-          updatedAt: now(),
-        };
-        databasesOf(ctx.backend).catalog.saveCollection(next);
-        return ok(collectionModel(next));
-      },
-    },
-    {
-      method: 'DELETE',
-      path: '/databases/:databaseId/collections/:collectionId',
-      scope: 'collections.write',
-      handler: (ctx) => {
-        databasesOf(ctx.backend).catalog.deleteCollection(collectionParam(ctx, databaseParam(ctx)));
-        return noContent();
-      },
-    },
-    // ── attributes ──
-    {
-      method: 'GET',
-      path: '/databases/:databaseId/collections/:collectionId/attributes',
-      scope: 'collections.read',
-      handler: (ctx) => {
-        const collection = collectionParam(ctx, databaseParam(ctx));
-        const query = parseSimpleListQueries(ctx.input.queries, [
-          'key',
-          'type',
-          'size',
-          'required',
-          'array',
-          'status',
-          'error',
-        ]);
-        const items = applyEqual(collection.attributes, query.equal, (attribute, key) =>
-          key === 'type' ? attributeType(attribute) : attribute[key as keyof AttributeRecord],
-        );
-        const result = page(items, query, bool(ctx.input, 'total', true));
-        return ok({ total: result.total, attributes: result.items.map(attributeModel) });
-      },
-    },
-    {
-      method: 'GET',
-      path: '/databases/:databaseId/collections/:collectionId/attributes/:key',
-      scope: 'collections.read',
-      handler: (ctx) => {
-        const collection = collectionParam(ctx, databaseParam(ctx));
-        return ok(attributeModel(attributeOf(collection, ctx.params.key!)));
-      },
-    },
-    {
-      method: 'DELETE',
-      path: '/databases/:databaseId/collections/:collectionId/attributes/:key',
-      scope: 'collections.write',
-      handler: (ctx) => {
-        const collection = collectionParam(ctx, databaseParam(ctx));
-        const attribute = attributeOf(collection, ctx.params.key!);
-        if (
-          attribute.array &&
-          collection.indexes.some((index) => index.attributes.includes(attribute.key))
-        )
-          throw new ApiError('index_dependency', null, [attribute.key]);
-        databasesOf(ctx.backend).catalog.deleteAttribute(collection, attribute.key);
-        return noContent();
-      },
-    },
-    // ── indexes ──
-    {
-      method: 'GET',
-      path: '/databases/:databaseId/collections/:collectionId/indexes',
-      scope: 'collections.read',
-      handler: (ctx) => {
-        const collection = collectionParam(ctx, databaseParam(ctx));
-        const query = parseSimpleListQueries(ctx.input.queries, [
-          'key',
-          'type',
-          'status',
-          'attributes',
-          'error',
-        ]);
-        const items = applyEqual(
-          collection.indexes,
-          query.equal,
-          (index, key) => index[key as keyof IndexRecord],
-        );
-        const result = page(items, query, bool(ctx.input, 'total', true));
-        return ok({
-          total: result.total,
-          indexes: result.items.map((index) => indexModel(collection, index)),
-        });
-      },
-    },
-    {
-      method: 'POST',
-      path: '/databases/:databaseId/collections/:collectionId/indexes',
-      scope: 'collections.write',
-      handler: (ctx) => {
-        const collection = collectionParam(ctx, databaseParam(ctx));
-        const spec = indexFromParams(collection, ctx.input, now());
-        const result = databasesOf(ctx.backend).catalog.createIndex(collection, spec);
-        return accepted(indexModel(result.collection, result.index));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/databases/:databaseId/collections/:collectionId/indexes/:key',
-      scope: 'collections.read',
-      handler: (ctx) => {
-        const collection = collectionParam(ctx, databaseParam(ctx));
-        const index = collection.indexes.find((item) => item.key === ctx.params.key);
-        if (!index) throw new ApiError('index_not_found', null, [ctx.params.key!]);
-        return ok(indexModel(collection, index));
-      },
-    },
-    {
-      method: 'DELETE',
-      path: '/databases/:databaseId/collections/:collectionId/indexes/:key',
-      scope: 'collections.write',
-      handler: (ctx) => {
-        const collection = collectionParam(ctx, databaseParam(ctx));
-        if (!collection.indexes.some((item) => item.key === ctx.params.key))
-          throw new ApiError('index_not_found', null, [ctx.params.key!]);
-        databasesOf(ctx.backend).catalog.deleteIndex(collection, ctx.params.key!);
-        return noContent();
-      },
-    },
-  ];
-  for (const kind of ATTRIBUTE_KINDS) {
-    routes.push(
-      {
-        method: 'POST',
-        path: `/databases/:databaseId/collections/:collectionId/attributes/${kind}`,
-        scope: 'collections.write',
-        handler: (ctx) => {
-          const collection = collectionParam(ctx, databaseParam(ctx));
-          const attribute = attributeFromCreate(kind, ctx.input, now());
-          databasesOf(ctx.backend).catalog.addAttribute(collection, attribute);
-          return accepted(attributeModel(attribute));
-        },
-      },
-      {
-        method: 'PATCH',
-        path: `/databases/:databaseId/collections/:collectionId/attributes/${kind}/:key`,
-        scope: 'collections.write',
-        handler: (ctx) => {
-          const collection = collectionParam(ctx, databaseParam(ctx));
-          const existing = attributeOf(collection, ctx.params.key!);
-          const attribute = attributeFromUpdate(kind, existing, ctx.input, now());
-          databasesOf(ctx.backend).catalog.updateAttribute(collection, existing.key, attribute);
-          return ok(attributeModel(attribute));
-        },
-      },
-    );
-  }
-  for (const kind of UNSUPPORTED_ATTRIBUTE_KINDS) {
-    const unsupported = () => {
-      throw new ApiError('ATTRIBUTE_TYPE_NOT_SUPPORTED', null, [kind]);
+function listDocuments(ctx: RequestContext): Reply {
+  refuseTransaction(ctx);
+  const target = documentTarget(ctx);
+  const queries = parseQueries(ctx.input.queries);
+  return ok(store(ctx).listDocuments(target, queries, bool(ctx.input, 'total', true)));
+}
+
+function getDocument(ctx: RequestContext): Reply {
+  refuseTransaction(ctx);
+  const target = documentTarget(ctx);
+  const queries = parseQueries(ctx.input.queries);
+  return ok(store(ctx).getDocument(target, ctx.params.documentId!, queries));
+}
+
+/** `X-Appwrite-Timestamp`, when sent. */
+function timestampHeader(ctx: RequestContext): string | undefined {
+  const header = ctx.headers['x-appwrite-timestamp'];
+  return typeof header === 'string' ? header : undefined;
+}
+
+function updateDocument(ctx: RequestContext): Reply {
+  refuseTransaction(ctx);
+  const data = jsonObject(ctx.input.data, 'data');
+  const permissions = permissionsParam(ctx.input.permissions);
+  if (Object.keys(data).length === 0 && permissions === null)
+    throw new ApiError('document_missing_payload');
+  const target = documentTarget(ctx);
+  const id = ctx.params.documentId!;
+  return ok(store(ctx).updateDocument(target, id, data, permissions, timestampHeader(ctx)));
+}
+
+function upsertDocument(ctx: RequestContext): Reply {
+  refuseTransaction(ctx);
+  const id = resolveId('documentId', ctx.params.documentId);
+  const data = jsonObject(ctx.input.data, 'data');
+  const permissions = permissionsParam(ctx.input.permissions);
+  if (Object.keys(data).length === 0 && permissions === null)
+    throw new ApiError('document_missing_payload');
+  const target = documentTarget(ctx);
+  const result = store(ctx).upsertDocument(target, id, data, permissions, timestampHeader(ctx));
+  return result.created ? created(result.model) : ok(result.model);
+}
+
+function deleteDocument(ctx: RequestContext): Reply {
+  refuseTransaction(ctx);
+  const target = documentTarget(ctx);
+  store(ctx).deleteDocument(target, ctx.params.documentId!, timestampHeader(ctx));
+  return noContent();
+}
+
+/** `increment` / `decrement`: by `value` (default 1), bounded by `max` / `min` when sent. */
+function changeCounter(direction: 1 | -1): Route['handler'] {
+  return (ctx) => {
+    refuseTransaction(ctx);
+    const numeric = (name: string, fallback: number | null): number | null => {
+      const value = ctx.input[name];
+      if (value === undefined || value === null) return fallback;
+      const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof number !== 'number' || !Number.isFinite(number))
+        throw invalidParam(name, 'Value must be a valid number');
+      return number;
     };
-    routes.push(
-      {
-        method: 'POST',
-        path: `/databases/:databaseId/collections/:collectionId/attributes/${kind}`,
-        scope: 'collections.write',
-        handler: unsupported,
-      },
-      {
-        method: 'PATCH',
-        path: `/databases/:databaseId/collections/:collectionId/attributes/${kind}/:key`,
-        scope: 'collections.write',
-        handler: unsupported,
-      },
-    );
-  }
-  return routes;
+    const value = numeric('value', 1)!;
+    const bound = numeric(direction === 1 ? 'max' : 'min', null);
+    const target: DocumentTarget = {
+      database: database(ctx),
+      collection: collection(ctx),
+      caller: callerOf(ctx.identity),
+    };
+    const model = store(ctx).changeCounter(target, ctx.params.documentId!, ctx.params.attribute!, {
+      direction,
+      value,
+      bound,
+    });
+    return ok(model);
+  };
 }
+
+function notImplemented(what: string): Route['handler'] {
+  return () => {
+    throw new ApiError('general_not_implemented', `${what} is not supported by the local backend.`);
+  };
+}
+
+const DATABASE = '/databases/:databaseId';
+const COLLECTION = `${DATABASE}/collections/:collectionId`;
+const DOCUMENTS = `${COLLECTION}/documents`;
+
+/**
+ * The Databases service: databases and collections (scopes `databases.*`, `collections.*`),
+ * attributes and indexes, and documents (`documents.*`).
+ */
+export const routes: readonly Route[] = [
+  { method: 'GET', path: '/databases', scope: 'databases.read', handler: listDatabases },
+  { method: 'POST', path: '/databases', scope: 'databases.write', handler: createDatabase },
+  { method: 'GET', path: DATABASE, scope: 'databases.read', handler: getDatabase },
+  { method: 'PUT', path: DATABASE, scope: 'databases.write', handler: updateDatabase },
+  { method: 'DELETE', path: DATABASE, scope: 'databases.write', handler: deleteDatabase },
+  {
+    method: 'GET',
+    path: `${DATABASE}/collections`,
+    scope: 'collections.read',
+    handler: listCollections,
+  },
+  {
+    method: 'POST',
+    path: `${DATABASE}/collections`,
+    scope: 'collections.write',
+    handler: createCollection,
+  },
+  { method: 'GET', path: COLLECTION, scope: 'collections.read', handler: getCollection },
+  { method: 'PUT', path: COLLECTION, scope: 'collections.write', handler: updateCollection },
+  { method: 'DELETE', path: COLLECTION, scope: 'collections.write', handler: deleteCollection },
+  {
+    method: 'GET',
+    path: `${COLLECTION}/attributes`,
+    scope: 'collections.read',
+    handler: listAttributes,
+  },
+  {
+    method: 'GET',
+    path: `${COLLECTION}/attributes/:key`,
+    scope: 'collections.read',
+    handler: getAttribute,
+  },
+  {
+    method: 'DELETE',
+    path: `${COLLECTION}/attributes/:key`,
+    scope: 'collections.write',
+    handler: deleteAttribute,
+  },
+  ...ATTRIBUTE_KINDS.flatMap((kind): Route[] => [
+    {
+      method: 'POST',
+      path: `${COLLECTION}/attributes/${kind}`,
+      scope: 'collections.write',
+      handler: createAttribute(kind),
+    },
+    {
+      method: 'PATCH',
+      path: `${COLLECTION}/attributes/${kind}/:key`,
+      scope: 'collections.write',
+      handler: updateAttribute(kind),
+    },
+  ]),
+  ...UNSUPPORTED_ATTRIBUTE_KINDS.flatMap((kind): Route[] => [
+    {
+      method: 'POST',
+      path: `${COLLECTION}/attributes/${kind}`,
+      scope: 'collections.write',
+      handler: unsupportedAttribute(kind),
+    },
+    {
+      method: 'PATCH',
+      path: `${COLLECTION}/attributes/${kind}/:key`,
+      scope: 'collections.write',
+      handler: unsupportedAttribute(kind),
+    },
+  ]),
+  { method: 'GET', path: `${COLLECTION}/indexes`, scope: 'collections.read', handler: listIndexes },
+  {
+    method: 'POST',
+    path: `${COLLECTION}/indexes`,
+    scope: 'collections.write',
+    handler: createIndex,
+  },
+  {
+    method: 'GET',
+    path: `${COLLECTION}/indexes/:key`,
+    scope: 'collections.read',
+    handler: getIndex,
+  },
+  {
+    method: 'DELETE',
+    path: `${COLLECTION}/indexes/:key`,
+    scope: 'collections.write',
+    handler: deleteIndex,
+  },
+  { method: 'GET', path: DOCUMENTS, scope: 'documents.read', handler: listDocuments },
+  { method: 'POST', path: DOCUMENTS, scope: 'documents.write', handler: createDocuments },
+  {
+    method: 'PUT',
+    path: DOCUMENTS,
+    scope: 'documents.write',
+    handler: notImplemented('Bulk upsert (upsertDocuments)'),
+  },
+  {
+    method: 'PATCH',
+    path: DOCUMENTS,
+    scope: 'documents.write',
+    handler: notImplemented('Bulk update (updateDocuments)'),
+  },
+  {
+    method: 'DELETE',
+    path: DOCUMENTS,
+    scope: 'documents.write',
+    handler: notImplemented('Bulk delete (deleteDocuments)'),
+  },
+  {
+    method: 'GET',
+    path: `${DOCUMENTS}/:documentId`,
+    scope: 'documents.read',
+    handler: getDocument,
+  },
+  {
+    method: 'PATCH',
+    path: `${DOCUMENTS}/:documentId`,
+    scope: 'documents.write',
+    handler: updateDocument,
+  },
+  {
+    method: 'PUT',
+    path: `${DOCUMENTS}/:documentId`,
+    scope: 'documents.write',
+    handler: upsertDocument,
+  },
+  {
+    method: 'DELETE',
+    path: `${DOCUMENTS}/:documentId`,
+    scope: 'documents.write',
+    handler: deleteDocument,
+  },
+  {
+    method: 'PATCH',
+    path: `${DOCUMENTS}/:documentId/:attribute/increment`,
+    scope: 'documents.write',
+    handler: changeCounter(1),
+  },
+  {
+    method: 'PATCH',
+    path: `${DOCUMENTS}/:documentId/:attribute/decrement`,
+    scope: 'documents.write',
+    handler: changeCounter(-1),
+  },
+];

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Backend, BackendModule } from '../../backend.ts';
+import { ApiError } from '../../core/errors.ts';
 import { normalizeDate } from '../../core/time.ts';
-import { ApiError } from '../../http/errors.ts';
 import { readBody } from '../../http/server.ts';
-import { assertRunnable, functionsRoutes } from './routes.ts';
-import { functionsOf, type FunctionsService } from './service.ts';
+import { routes } from './routes.ts';
+import { FunctionsStore } from './store.ts';
 
 /** Where a function answers plain HTTP: `/_functions/<functionId>/<path>` (its "function domain"). */
 export const FUNCTION_URL_PREFIX = '/_functions/';
@@ -28,7 +28,7 @@ function answerError(res: ServerResponse, error: unknown): void {
  * requires `execute` to include `any` or `guests`, and the function sees no user. (CORS
  * preflight `OPTIONS` requests are answered by the backend itself, not the function.)
  */
-function functionDomain(svc: FunctionsService) {
+function functionDomain(svc: FunctionsStore) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
     if (!url.pathname.startsWith(FUNCTION_URL_PREFIX)) return false;
     const rest = url.pathname.slice(FUNCTION_URL_PREFIX.length);
@@ -36,9 +36,8 @@ function functionDomain(svc: FunctionsService) {
     const functionId = decodeURIComponent(slash < 0 ? rest : rest.slice(0, slash));
     const path = `${slash < 0 ? '/' : rest.slice(slash)}${url.search}`;
     try {
-      const fn = svc.store.getFunction(functionId);
-      if (!fn || !fn.enabled) throw new ApiError('function_not_found');
-      assertRunnable(svc, fn);
+      const fn = svc.function(functionId, false);
+      svc.assertRunnable(fn);
       if (!fn.execute.includes('any') && !fn.execute.includes('guests'))
         throw new ApiError('function_execute_permission_missing');
       const body = await readBody(req, 20 * 1024 * 1024);
@@ -74,7 +73,7 @@ function functionDomain(svc: FunctionsService) {
 }
 
 /** `POST /_emulator/functions/tick` `{at?: ISO date}` → `{executions: [ids]}` (the scheduler, now). */
-function tickSwitch(backend: Backend, svc: FunctionsService) {
+function tickSwitch(backend: Backend, svc: FunctionsStore) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
     if (url.pathname !== TICK_PATH) return false;
     if (req.method !== 'POST') {
@@ -106,8 +105,8 @@ function tickSwitch(backend: Backend, svc: FunctionsService) {
 }
 
 /** Prints every function's URL (on start). */
-function printFunctionUrls(svc: FunctionsService): void {
-  const all = svc.store.listFunctions();
+function printFunctionUrls(svc: FunctionsStore): void {
+  const all = svc.records.listFunctions();
   if (all.length === 0) {
     console.log(`  functions: none yet (each gets a URL ${svc.origin}${FUNCTION_URL_PREFIX}<id>/)`);
     return;
@@ -121,11 +120,11 @@ function printFunctionUrls(svc: FunctionsService): void {
  * executions (synchronous, asynchronous, scheduled) run by Appwrite's Node runtime contract in
  * child processes; event triggers, cron schedules and function URLs. See docs/emulator-guide.md.
  */
-export const functionsModule: BackendModule = {
+export const functionsModule: BackendModule<'functions'> = {
   name: 'functions',
-  routes: () => functionsRoutes(),
-  attach: (backend) => {
-    const svc = functionsOf(backend);
+  store: (backend) => new FunctionsStore(backend),
+  routes,
+  attach: (backend, svc) => {
     const unsubscribe = backend.bus.subscribe((event) => svc.onEvent(event));
     backend.httpFallbacks.push(functionDomain(svc), tickSwitch(backend, svc));
     backend.server.once('listening', () => {

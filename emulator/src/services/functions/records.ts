@@ -1,6 +1,5 @@
-import type { Backend } from '../../backend.ts';
 import type { Store } from '../../core/db.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 
 /** A stored function. */
 export interface FunctionRecord {
@@ -110,7 +109,7 @@ export interface PendingRequest {
 type Row = { data: string; pending?: string | null };
 
 /** SQLite storage of functions, deployments, variables and executions. */
-export class FunctionsStore {
+export class FunctionRecords {
   private readonly store: Store;
 
   constructor(store: Store) {
@@ -332,14 +331,4 @@ export class FunctionsStore {
   deleteExecution(id: string): void {
     this.store.prepare('DELETE FROM function_executions WHERE id = ?').run(id);
   }
-}
-
-/** The shared {@link FunctionsStore} of a backend. */
-export function functionsStoreOf(backend: Backend): FunctionsStore {
-  let store = backend.services.get('functions.store') as FunctionsStore | undefined;
-  if (!store) {
-    store = new FunctionsStore(backend.store);
-    backend.services.set('functions.store', store);
-  }
-  return store;
 }

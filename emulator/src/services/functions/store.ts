@@ -13,25 +13,24 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { extract } from 'tar';
 import type { Backend } from '../../backend.ts';
-import type { UserRecord } from '../../core/auth.ts';
-import { generateEvents, type BackendEvent } from '../../core/events.ts';
+import type { UserRecord } from '../../core/auth/users.ts';
+import type { BackendEvent } from '../../core/events.ts';
 import { uniqueId } from '../../core/ids.ts';
 import { formatDate, now } from '../../core/time.ts';
-import { APPWRITE_VERSION } from '../../http/errors.ts';
+import { ApiError, APPWRITE_VERSION } from '../../core/errors.ts';
 import { cronMatches, parseCron } from './cron.ts';
-import { executionModel } from './models.ts';
+import { executionModel, functionModel } from './models.ts';
 import { RuntimePool, type WorkerOutcome } from './pool.ts';
-import { specification } from './runtimes.ts';
+import { NODE_RUNTIMES, specification } from './runtimes.ts';
 import {
-  functionsStoreOf,
+  FunctionRecords,
   type DeploymentRecord,
   type ExecutionRecord,
   type ExecutionTrigger,
   type FunctionRecord,
-  type FunctionsStore,
   type HeaderPair,
   type PendingRequest,
-} from './store.ts';
+} from './records.ts';
 
 /** Request headers Appwrite keeps on the Execution model (`FUNCTION_ALLOWLIST_HEADERS_REQUEST`). */
 const REQUEST_HEADER_ALLOWLIST = [
@@ -105,22 +104,13 @@ function directorySize(dir: string): number {
   return total;
 }
 
-function readRoles(permissions: readonly string[]): string[] {
-  const roles: string[] = [];
-  for (const permission of permissions) {
-    const match = /^read\("(.+)"\)$/.exec(permission);
-    if (match) roles.push(match[1]!);
-  }
-  return roles;
-}
-
 /**
  * The Functions runtime of the local backend: builds deployments from their archives, runs
  * executions in warm child processes ({@link RuntimePool}), queues asynchronous and scheduled
  * ones, fires event triggers and cron schedules, and publishes execution events.
  */
-export class FunctionsService {
-  readonly store: FunctionsStore;
+export class FunctionsStore {
+  readonly records: FunctionRecords;
   private readonly backend: Backend;
   private readonly root: string;
   private readonly pools = new Map<string, RuntimePool>();
@@ -135,7 +125,7 @@ export class FunctionsService {
 
   constructor(backend: Backend) {
     this.backend = backend;
-    this.store = functionsStoreOf(backend);
+    this.records = new FunctionRecords(backend.store);
     this.root = join(backend.config.dataDir, 'functions');
     for (const dir of ['deployments', 'builds', 'uploads', 'logs'])
       mkdirSync(join(this.root, dir), { recursive: true });
@@ -150,9 +140,9 @@ export class FunctionsService {
 
   /** Resumes work left by a previous run, and starts the scheduler. */
   start(): void {
-    for (const deployment of this.store.unfinishedDeployments())
+    for (const deployment of this.records.unfinishedDeployments())
       this.track(this.build(deployment.id));
-    for (const { execution } of this.store.executionsInStatus('processing')) {
+    for (const { execution } of this.records.executionsInStatus('processing')) {
       this.finish(execution, {
         statusCode: 500,
         logs: execution.logs,
@@ -161,7 +151,8 @@ export class FunctionsService {
         responseHeaders: [],
       });
     }
-    for (const { execution } of this.store.executionsInStatus('waiting')) this.queue(execution.id);
+    for (const { execution } of this.records.executionsInStatus('waiting'))
+      this.queue(execution.id);
     this.scheduleNextTick();
     const poll = setInterval(() => this.runDueScheduled(Date.now()), 5_000);
     poll.unref();
@@ -189,7 +180,7 @@ export class FunctionsService {
   /** Forgets cached function lists (call after any function change). */
   functionsChanged(functionId: string): void {
     this.eventFunctions = null;
-    const fn = this.store.getFunction(functionId);
+    const fn = this.records.getFunction(functionId);
     if (!fn) this.retirePool(functionId);
   }
 
@@ -201,13 +192,76 @@ export class FunctionsService {
     }
   }
 
+  // ── functions ────────────────────────────────────────────────────────────
+
+  /** The function `id`, or `function_not_found` (a disabled one too, unless `includeDisabled`). */
+  function(id: string, includeDisabled = true): FunctionRecord {
+    const fn = this.records.getFunction(id);
+    if (!fn || (!includeDisabled && !fn.enabled)) throw new ApiError('function_not_found');
+    return fn;
+  }
+
+  /** Appwrite's Function model of a function, with its variables. */
+  functionModelOf(fn: FunctionRecord): Record<string, unknown> {
+    return functionModel(fn, this.records.listVariables(fn.id));
+  }
+
+  /** Stores a new function (`function_already_exists`) and prints its URL. */
+  createFunction(fn: FunctionRecord): void {
+    this.records.insertFunction(fn);
+    this.functionsChanged(fn.id);
+    this.publishFunction(fn, 'create');
+    console.log(`[functions] ${fn.id} created; its URL: ${this.functionUrl(fn.id)}`);
+  }
+
+  /** Stores a function's new settings. */
+  updateFunction(fn: FunctionRecord): void {
+    this.records.saveFunction(fn);
+    this.functionsChanged(fn.id);
+    this.publishFunction(fn, 'update');
+  }
+
+  /** Deletes a function with its deployments (and their files), variables and executions. */
+  deleteFunction(fn: FunctionRecord): void {
+    const deployments = this.records.listDeployments(fn.id);
+    this.records.deleteFunction(fn.id);
+    this.functionsChanged(fn.id);
+    for (const deployment of deployments) this.removeDeploymentFiles(deployment.id);
+    this.publishFunction(fn, 'delete');
+  }
+
+  /** Checks that `fn` can run now: a Node runtime and a ready, active deployment. */
+  assertRunnable(fn: FunctionRecord): void {
+    if (!NODE_RUNTIMES.includes(fn.runtime))
+      throw new ApiError(
+        'function_runtime_unsupported',
+        `Runtime "${fn.runtime}" is not supported`,
+      );
+    const deployment = fn.deploymentId ? this.records.getDeployment(fn.deploymentId) : null;
+    if (!deployment || deployment.functionId !== fn.id)
+      throw new ApiError(
+        'deployment_not_found',
+        'Deployment not found. Create a deployment before trying to execute a function',
+      );
+    if (deployment.status !== 'ready') throw new ApiError('build_not_ready');
+  }
+
+  private publishFunction(fn: FunctionRecord, action: 'create' | 'update' | 'delete'): void {
+    this.backend.publish({
+      resource: 'function',
+      action,
+      functionId: fn.id,
+      payload: functionModel(fn, []),
+    });
+  }
+
   // ── paths ────────────────────────────────────────────────────────────────
 
-  archivePath(deploymentId: string): string {
+  private archivePath(deploymentId: string): string {
     return join(this.root, 'deployments', `${deploymentId}.tar.gz`);
   }
 
-  uploadDir(deploymentId: string): string {
+  private uploadDir(deploymentId: string): string {
     return join(this.root, 'uploads', deploymentId);
   }
 
@@ -216,7 +270,7 @@ export class FunctionsService {
   }
 
   /** Removes a deployment's archive and build. */
-  removeDeploymentFiles(deploymentId: string): void {
+  private removeDeploymentFiles(deploymentId: string): void {
     rmSync(this.archivePath(deploymentId), { force: true });
     rmSync(this.buildDir(deploymentId), { recursive: true, force: true });
     rmSync(this.uploadDir(deploymentId), { recursive: true, force: true });
@@ -237,26 +291,26 @@ export class FunctionsService {
   // ── deployments ──────────────────────────────────────────────────────────
 
   private updateLatest(deployment: DeploymentRecord): void {
-    const fn = this.store.getFunction(deployment.functionId);
+    const fn = this.records.getFunction(deployment.functionId);
     if (!fn) return;
-    const latest = this.store.listDeployments(fn.id).at(-1);
+    const latest = this.records.listDeployments(fn.id).at(-1);
     if (!latest || latest.id !== deployment.id) return;
     fn.latestDeploymentId = deployment.id;
     fn.latestDeploymentCreatedAt = deployment.createdAt;
     fn.latestDeploymentStatus = deployment.status;
-    this.store.saveFunction(fn);
+    this.records.saveFunction(fn);
   }
 
   /** Records a new or changed deployment and keeps the function's `latestDeployment*` current. */
   saveDeployment(deployment: DeploymentRecord): void {
     deployment.updatedAt = now();
-    this.store.saveDeployment(deployment);
+    this.records.saveDeployment(deployment);
     this.updateLatest(deployment);
   }
 
   /** Builds a deployment whose archive is complete: extract, run build commands, activate. */
   async build(deploymentId: string): Promise<void> {
-    const deployment = this.store.getDeployment(deploymentId);
+    const deployment = this.records.getDeployment(deploymentId);
     if (!deployment) return;
     const started = Date.now();
     const logs: string[] = [];
@@ -292,14 +346,117 @@ export class FunctionsService {
     if (deployment.activate) this.activate(deployment);
   }
 
+  /** The deployment `id` of `fn`, or `deployment_not_found`. */
+  deployment(fn: FunctionRecord, id: string): DeploymentRecord {
+    const deployment = this.records.getDeployment(id);
+    if (!deployment || deployment.functionId !== fn.id) throw new ApiError('deployment_not_found');
+    return deployment;
+  }
+
+  /**
+   * Receives a deployment's archive, whole or one chunk of it (`chunk` of `chunks`, from 1, as
+   * 5 MiB `Content-Range` uploads send it); once every chunk is in, the deployment is built (and
+   * activated when asked). A deployment complete already is answered as it is.
+   */
+  receiveDeployment(
+    fn: FunctionRecord,
+    upload: {
+      id: string;
+      type: string;
+      entrypoint: string;
+      commands: string;
+      activate: boolean;
+      size: number;
+      chunk: number;
+      chunks: number;
+      data: Buffer;
+    },
+  ): DeploymentRecord {
+    let deployment = this.records.getDeployment(upload.id);
+    if (deployment && deployment.functionId !== fn.id) throw new ApiError('deployment_not_found');
+    if (deployment && deployment.chunksUploaded >= deployment.chunksTotal) return deployment;
+    const time = now();
+    deployment ??= {
+      id: upload.id,
+      createdAt: time,
+      updatedAt: time,
+      functionId: fn.id,
+      type: upload.type,
+      entrypoint: upload.entrypoint,
+      commands: upload.commands,
+      sourceSize: upload.size,
+      buildSize: 0,
+      activate: upload.activate,
+      status: 'waiting',
+      buildLogs: '',
+      buildDuration: 0,
+      chunksTotal: upload.chunks,
+      chunksUploaded: 0,
+    };
+    if (upload.chunks === 1) {
+      writeFileSync(this.archivePath(deployment.id), upload.data);
+      deployment.chunksUploaded = 1;
+    } else {
+      const dir = this.uploadDir(deployment.id);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, String(upload.chunk).padStart(6, '0')), upload.data);
+      const parts = readdirSync(dir).sort();
+      deployment.chunksUploaded = parts.length;
+      if (parts.length >= upload.chunks) {
+        writeFileSync(
+          this.archivePath(deployment.id),
+          Buffer.concat(parts.map((part) => readFileSync(join(dir, part)))),
+        );
+      }
+    }
+    this.saveDeployment(deployment);
+    if (deployment.chunksUploaded >= deployment.chunksTotal) {
+      const id = deployment.id;
+      setImmediate(() => void this.build(id));
+    }
+    return deployment;
+  }
+
+  /** Stops a build in progress: `build_already_completed`, or `build_canceled` when it was. */
+  cancelDeployment(deployment: DeploymentRecord): DeploymentRecord {
+    if (deployment.status === 'ready' || deployment.status === 'failed')
+      throw new ApiError('build_already_completed');
+    if (deployment.status === 'canceled') throw new ApiError('build_canceled');
+    deployment.status = 'canceled';
+    this.saveDeployment(deployment);
+    return deployment;
+  }
+
+  /** Deletes a deployment and its files; an active one leaves its function without one. */
+  deleteDeployment(fn: FunctionRecord, deployment: DeploymentRecord): void {
+    this.records.deleteDeployment(deployment.id);
+    this.removeDeploymentFiles(deployment.id);
+    if (fn.deploymentId === deployment.id) {
+      this.records.saveFunction({
+        ...fn,
+        deploymentId: '',
+        deploymentCreatedAt: '',
+        updatedAt: now(),
+      });
+      this.functionsChanged(fn.id);
+    }
+  }
+
+  /** The archive of a deployment, or `deployment_not_found` when it is gone. */
+  archive(deployment: DeploymentRecord): Buffer {
+    const path = this.archivePath(deployment.id);
+    if (!existsSync(path)) throw new ApiError('deployment_not_found');
+    return readFileSync(path);
+  }
+
   /** Makes a ready deployment the function's active one. */
   activate(deployment: DeploymentRecord): void {
-    const fn = this.store.getFunction(deployment.functionId);
+    const fn = this.records.getFunction(deployment.functionId);
     if (!fn) return;
     fn.deploymentId = deployment.id;
     fn.deploymentCreatedAt = deployment.createdAt;
     fn.updatedAt = now();
-    this.store.saveFunction(fn);
+    this.records.saveFunction(fn);
     this.functionsChanged(fn.id);
     this.retirePool(fn.id);
   }
@@ -350,27 +507,30 @@ export class FunctionsService {
   }
 
   private publish(execution: ExecutionRecord, action: 'create' | 'update'): void {
-    const channels = [
-      'executions',
-      `executions.${execution.id}`,
-      `functions.${execution.functionId}`,
-    ];
-    this.backend.bus.publish({
-      events: generateEvents(`functions.[functionId].executions.[executionId].${action}`, {
-        functionId: execution.functionId,
-        executionId: execution.id,
-      }),
-      channels: [...channels, ...channels.map((channel) => `${channel}.${action}`)],
-      roles: readRoles(execution.permissions),
+    this.backend.publish({
+      resource: 'execution',
+      action,
+      functionId: execution.functionId,
+      executionId: execution.id,
+      permissions: execution.permissions,
       payload: executionModel(execution),
     });
+  }
+
+  /** Deletes a finished execution of `fn`: `execution_not_found`, or `execution_in_progress`. */
+  deleteExecution(fn: FunctionRecord, executionId: string): void {
+    const execution = this.records.getExecution(executionId);
+    if (!execution || execution.functionId !== fn.id) throw new ApiError('execution_not_found');
+    if (execution.status === 'waiting' || execution.status === 'processing')
+      throw new ApiError('execution_in_progress');
+    this.records.deleteExecution(execution.id);
   }
 
   /** Runs an execution now and waits for it (a synchronous call or a function URL). */
   async runNow(fn: FunctionRecord, request: ExecutionRequest): Promise<FinishedExecution> {
     const execution = this.newExecution(fn, request);
     execution.status = 'processing';
-    this.store.saveExecution(execution);
+    this.records.saveExecution(execution);
     this.publish(execution, 'create');
     return this.track(this.perform(fn, execution, this.pendingOf(request)));
   }
@@ -379,7 +539,7 @@ export class FunctionsService {
   enqueue(fn: FunctionRecord, request: ExecutionRequest): ExecutionRecord {
     const execution = this.newExecution(fn, request);
     execution.status = request.scheduledAt ? 'scheduled' : 'waiting';
-    this.store.saveExecution(execution, this.pendingOf(request));
+    this.records.saveExecution(execution, this.pendingOf(request));
     this.publish(execution, 'create');
     if (!request.scheduledAt) this.queue(execution.id);
     return execution;
@@ -388,18 +548,18 @@ export class FunctionsService {
   private queue(executionId: string): void {
     setImmediate(() => {
       if (this.closed) return;
-      const entry = this.store.getExecutionWithPending(executionId);
+      const entry = this.records.getExecutionWithPending(executionId);
       if (entry?.execution.status === 'waiting') this.startQueued(entry.execution, entry.pending);
     });
   }
 
   private startQueued(execution: ExecutionRecord, pending: PendingRequest | null): void {
-    const fn = this.store.getFunction(execution.functionId);
+    const fn = this.records.getFunction(execution.functionId);
     if (!fn) return;
     execution.status = 'processing';
     execution.updatedAt = now();
     execution.deploymentId = fn.deploymentId;
-    this.store.saveExecution(execution);
+    this.records.saveExecution(execution);
     this.publish(execution, 'update');
     this.track(
       this.perform(
@@ -437,7 +597,7 @@ export class FunctionsService {
     execution.errors = truncate(result.errors, 'Errors');
     execution.duration = result.duration;
     execution.updatedAt = now();
-    this.store.saveExecution(execution);
+    this.records.saveExecution(execution);
     this.publish(execution, 'update');
   }
 
@@ -448,7 +608,7 @@ export class FunctionsService {
     pending: PendingRequest,
   ): Promise<FinishedExecution> {
     const started = performance.now();
-    const deployment = fn.deploymentId ? this.store.getDeployment(fn.deploymentId) : null;
+    const deployment = fn.deploymentId ? this.records.getDeployment(fn.deploymentId) : null;
     if (!deployment || deployment.functionId !== fn.id || deployment.status !== 'ready') {
       const message = !deployment
         ? 'The execution could not be completed because a corresponding deployment was not found. A function deployment needs to be created before it can be executed. Please create a deployment for your function and try again.'
@@ -462,18 +622,18 @@ export class FunctionsService {
       });
       return { execution, response: { statusCode: 500, headers: {}, body: Buffer.alloc(0) } };
     }
-    const user = pending.userId ? this.backend.auth.getUser(pending.userId) : null;
+    const user = pending.userId ? this.backend.auth.users.get(pending.userId) : null;
     const lifetime = (fn.timeout + 60) * 1000;
     const headers: Record<string, string> = {
       ...pending.headers,
       host: new URL(this.origin).host,
       'x-appwrite-execution-id': execution.id,
-      'x-appwrite-key': this.backend.auth.createDynamicKey(fn.scopes, lifetime),
+      'x-appwrite-key': this.backend.auth.keys.createDynamic(fn.scopes, lifetime),
       'x-appwrite-trigger': execution.trigger,
       'x-appwrite-event': pending.event,
       'x-appwrite-user-id': user?.id ?? '',
       'x-appwrite-user-jwt': user
-        ? this.backend.auth.createJwt(user.id, pending.sessionId, lifetime)
+        ? this.backend.auth.sessions.createJwt(user.id, pending.sessionId, lifetime)
         : '',
       'x-appwrite-country-code': '',
       'x-appwrite-continent-code': '',
@@ -549,7 +709,7 @@ export class FunctionsService {
       OPEN_RUNTIMES_ENTRYPOINT: deployment.entrypoint,
       OPEN_RUNTIMES_ENV: 'production',
     };
-    for (const variable of this.store.listVariables(fn.id)) env[variable.key] = variable.value;
+    for (const variable of this.records.listVariables(fn.id)) env[variable.key] = variable.value;
     Object.assign(env, {
       APPWRITE_FUNCTION_API_ENDPOINT: `${this.origin}/v1`,
       APPWRITE_FUNCTION_ID: fn.id,
@@ -605,7 +765,7 @@ export class FunctionsService {
   /** Starts one `event` execution for every function listening to one of `event.events`. */
   onEvent(event: BackendEvent): void {
     if (this.closed) return;
-    this.eventFunctions ??= this.store.listFunctions().filter((fn) => fn.events.length > 0);
+    this.eventFunctions ??= this.records.listFunctions().filter((fn) => fn.events.length > 0);
     const matching = this.eventFunctions.filter(
       (fn) => fn.deploymentId && fn.events.some((name) => event.events.includes(name)),
     );
@@ -613,7 +773,7 @@ export class FunctionsService {
     const body = JSON.stringify(event.payload);
     setImmediate(() => {
       for (const candidate of matching) {
-        const fn = this.store.getFunction(candidate.id);
+        const fn = this.records.getFunction(candidate.id);
         if (!fn) continue;
         this.enqueue(fn, {
           trigger: 'event',
@@ -652,7 +812,7 @@ export class FunctionsService {
   tick(at: number): ExecutionRecord[] {
     const started: ExecutionRecord[] = [];
     const minute = Math.floor(at / 60_000);
-    for (const fn of this.store.listFunctions()) {
+    for (const fn of this.records.listFunctions()) {
       if (!fn.schedule || !fn.deploymentId) continue;
       let schedule;
       try {
@@ -681,10 +841,10 @@ export class FunctionsService {
 
   private runDueScheduled(at: number): ExecutionRecord[] {
     if (this.closed) return [];
-    const due = this.store.executionsInStatus('scheduled', formatDate(at));
+    const due = this.records.executionsInStatus('scheduled', formatDate(at));
     for (const { execution, pending } of due) {
       execution.status = 'waiting';
-      this.store.saveExecution(execution, pending);
+      this.records.saveExecution(execution, pending);
       this.startQueued(execution, pending);
     }
     return due.map((entry) => entry.execution);
@@ -721,24 +881,4 @@ function runBuildCommands(commands: string, cwd: string): Promise<string> {
       else reject(new Error(`build commands exited with ${signal ?? `code ${code}`}\n${output}`));
     });
   });
-}
-
-/** Writes `data` as a deployment's complete archive. */
-export function writeArchive(service: FunctionsService, deploymentId: string, data: Buffer): void {
-  writeFileSync(service.archivePath(deploymentId), data);
-}
-
-/** Whether a deployment's archive exists. */
-export function hasArchive(service: FunctionsService, deploymentId: string): boolean {
-  return existsSync(service.archivePath(deploymentId));
-}
-
-/** The shared {@link FunctionsService} of a backend. */
-export function functionsOf(backend: Backend): FunctionsService {
-  let service = backend.services.get('functions') as FunctionsService | undefined;
-  if (!service) {
-    service = new FunctionsService(backend);
-    backend.services.set('functions', service);
-  }
-  return service;
 }

@@ -1,22 +1,18 @@
-import type { BackendModule } from '../backend.ts';
-import { APPWRITE_VERSION } from '../http/errors.ts';
-import { ok } from '../http/reply.ts';
+import type { RequestContext } from '../../http/context.ts';
+import { ok, type Reply } from '../../http/reply.ts';
+import type { Route } from '../../http/router.ts';
+import { healthStatusModel, healthVersionModel } from './models.ts';
+
+function getVersion(ctx: RequestContext): Reply {
+  return ok(healthVersionModel(ctx.backend.services.health.version));
+}
+
+function getHealth(ctx: RequestContext): Reply {
+  return ok(healthStatusModel(ctx.backend.services.health.httpStatus()));
+}
 
 /** `/v1/health/version`, public, and `/v1/health` for API keys. */
-export const healthModule: BackendModule = {
-  name: 'health',
-  routes: () => [
-    {
-      method: 'GET',
-      path: '/health/version',
-      scope: 'public',
-      handler: () => ok({ version: APPWRITE_VERSION }),
-    },
-    {
-      method: 'GET',
-      path: '/health',
-      scope: 'health.read',
-      handler: () => ok({ name: 'http', ping: 0, status: 'pass' }),
-    },
-  ],
-};
+export const routes: readonly Route[] = [
+  { method: 'GET', path: '/health/version', scope: 'public', handler: getVersion },
+  { method: 'GET', path: '/health', scope: 'health.read', handler: getHealth },
+];
