@@ -35,3 +35,28 @@ describe('applyListQueries', () => {
     );
   });
 });
+
+describe('applyListQueries on models with lists and a named resource', () => {
+  const models = [
+    { $id: 'i1', attributes: ['a', 'b'] },
+    { $id: 'i2', attributes: ['c'] },
+  ];
+
+  it('matches an element of an array attribute with equal', () => {
+    const { page } = applyListQueries(models, [q('equal', 'attributes', ['c'])], ['attributes']);
+    expect(page.map((model) => model.$id)).toEqual(['i2']);
+  });
+
+  it('names the resource whose cursor is missing', () => {
+    expect(() =>
+      applyListQueries(models, [q('cursorAfter', undefined, ['zz'])], [], 'Presence'),
+    ).toThrow("Presence 'zz' for the 'cursor' value not found.");
+  });
+
+  it('reads queries with the one parser: its syntax errors and param checks', () => {
+    expect(() => applyListQueries(models, ['{bad'], [])).toThrow('Invalid query: Syntax error');
+    expect(() => applyListQueries(models, { not: 'a list' }, [])).toThrow(
+      'Invalid `queries` param',
+    );
+  });
+});
