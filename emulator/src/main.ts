@@ -1,3 +1,4 @@
+#!/usr/bin/env -S node --disable-warning=ExperimentalWarning
 import { configFromEnv } from './config.ts';
 import { startBackend } from './index.ts';
 
