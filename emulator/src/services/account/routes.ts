@@ -5,7 +5,7 @@ import { resolveId } from '../../core/ids.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { email, object, password, text } from '../../http/params.ts';
 import { created, noContent, ok, type Reply } from '../../http/reply.ts';
-import type { Route } from '../../http/router.ts';
+import { route, type Route } from '../../http/router.ts';
 import { clearedSessionCookies, sessionCookies } from '../../http/session-cookies.ts';
 import { userModel } from '../users/models.ts';
 import { sessionModel } from './models.ts';
@@ -125,32 +125,17 @@ function createJwt(ctx: RequestContext): Reply {
 
 /** The Account service: sign-up, email/password and anonymous sessions, JWTs, name and prefs. */
 export const routes: readonly Route[] = [
-  { method: 'POST', path: '/account', scope: 'sessions.write', handler: createAccount },
-  {
-    method: 'POST',
-    path: '/account/sessions/email',
-    scope: 'sessions.write',
-    handler: createEmailSession,
-  },
-  {
-    method: 'POST',
-    path: '/account/sessions/anonymous',
-    scope: 'sessions.write',
-    handler: createAnonymousSession,
-  },
-  { method: 'GET', path: '/account', scope: 'account', handler: getAccount },
-  { method: 'PATCH', path: '/account/name', scope: 'account', handler: updateName },
-  { method: 'PATCH', path: '/account/password', scope: 'account', handler: updatePassword },
-  { method: 'GET', path: '/account/prefs', scope: 'account', handler: getPrefs },
-  { method: 'PATCH', path: '/account/prefs', scope: 'account', handler: updatePrefs },
-  { method: 'GET', path: '/account/sessions', scope: 'account', handler: listSessions },
-  { method: 'GET', path: '/account/sessions/:sessionId', scope: 'account', handler: getSession },
-  {
-    method: 'DELETE',
-    path: '/account/sessions/:sessionId',
-    scope: 'account',
-    handler: deleteSession,
-  },
-  { method: 'DELETE', path: '/account/sessions', scope: 'account', handler: deleteSessions },
-  { method: 'POST', path: '/account/jwts', scope: 'account', handler: createJwt },
+  route('POST', '/account', 'sessions.write', createAccount),
+  route('POST', '/account/sessions/email', 'sessions.write', createEmailSession),
+  route('POST', '/account/sessions/anonymous', 'sessions.write', createAnonymousSession),
+  route('GET', '/account', 'account', getAccount),
+  route('PATCH', '/account/name', 'account', updateName),
+  route('PATCH', '/account/password', 'account', updatePassword),
+  route('GET', '/account/prefs', 'account', getPrefs),
+  route('PATCH', '/account/prefs', 'account', updatePrefs),
+  route('GET', '/account/sessions', 'account', listSessions),
+  route('GET', '/account/sessions/:sessionId', 'account', getSession),
+  route('DELETE', '/account/sessions/:sessionId', 'account', deleteSession),
+  route('DELETE', '/account/sessions', 'account', deleteSessions),
+  route('POST', '/account/jwts', 'account', createJwt),
 ];

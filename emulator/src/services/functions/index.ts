@@ -3,6 +3,7 @@ import type { Backend, BackendModule } from '../../backend.ts';
 import { ApiError } from '../../core/errors.ts';
 import { normalizeDate } from '../../core/time.ts';
 import { readBody } from '../../http/server.ts';
+import { allowSwitch, answerJson } from '../../http/switches.ts';
 import { routes } from './routes.ts';
 import { FunctionsStore } from './store.ts';
 
@@ -11,15 +12,10 @@ export const FUNCTION_URL_PREFIX = '/_functions/';
 /** Test switch: run the scheduler's minute tick now (bootstrap key only). */
 export const TICK_PATH = '/_emulator/functions/tick';
 
-function answer(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8' });
-  res.end(JSON.stringify(body));
-}
-
 function answerError(res: ServerResponse, error: unknown): void {
   const apiError =
     error instanceof ApiError ? error : new ApiError('general_unknown', (error as Error).message);
-  answer(res, apiError.code, apiError.toBody());
+  answerJson(res, apiError.code, apiError.toBody());
 }
 
 /**
@@ -77,29 +73,26 @@ function tickSwitch(backend: Backend, svc: FunctionsStore) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
     if (url.pathname !== TICK_PATH) return false;
     if (req.method !== 'POST') {
-      answer(res, 405, new ApiError('general_not_implemented', 'Use POST.').toBody());
+      answerJson(res, 405, new ApiError('general_not_implemented', 'Use POST.').toBody());
       return true;
     }
-    if (req.headers['x-appwrite-key'] !== backend.config.apiKey) {
-      answer(
-        res,
-        401,
-        new ApiError('general_unauthorized_scope', 'The bootstrap API key is required.').toBody(),
-      );
-      return true;
-    }
+    if (!allowSwitch(backend, req, res)) return true;
     const raw = (await readBody(req)).toString('utf8');
     let at = Date.now();
     if (raw.trim()) {
       const parsed = JSON.parse(raw) as { at?: unknown };
       const date = typeof parsed.at === 'string' ? normalizeDate(parsed.at) : null;
       if (parsed.at !== undefined && !date) {
-        answer(res, 400, new ApiError('general_argument_invalid', 'Invalid `at` date.').toBody());
+        answerJson(
+          res,
+          400,
+          new ApiError('general_argument_invalid', 'Invalid `at` date.').toBody(),
+        );
         return true;
       }
       if (date) at = Date.parse(date);
     }
-    answer(res, 200, { executions: svc.tick(at).map((execution) => execution.id) });
+    answerJson(res, 200, { executions: svc.tick(at).map((execution) => execution.id) });
     return true;
   };
 }

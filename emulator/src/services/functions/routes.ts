@@ -7,7 +7,7 @@ import { normalizeDate, now } from '../../core/time.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { bool, integer, object, stringArray, text } from '../../http/params.ts';
 import { accepted, created, noContent, ok, type Reply } from '../../http/reply.ts';
-import type { Route } from '../../http/router.ts';
+import { route, type Route } from '../../http/router.ts';
 import { isValidCron } from './cron.ts';
 import { deploymentModel, executionModel, variableModel } from './models.ts';
 import type { FunctionRecord, VariableRecord } from './records.ts';
@@ -512,97 +512,37 @@ const FUNCTION = '/functions/:functionId';
 
 /** Every `/v1/functions…` route. */
 export const routes: readonly Route[] = [
-  { method: 'POST', path: '/functions', scope: 'functions.write', handler: createFunction },
-  { method: 'GET', path: '/functions', scope: 'functions.read', handler: listFunctions },
-  { method: 'GET', path: '/functions/runtimes', scope: 'public', handler: listRuntimes },
-  {
-    method: 'GET',
-    path: '/functions/specifications',
-    scope: 'public',
-    handler: listSpecifications,
-  },
-  { method: 'GET', path: FUNCTION, scope: 'functions.read', handler: getFunction },
-  { method: 'PUT', path: FUNCTION, scope: 'functions.write', handler: updateFunction },
-  { method: 'DELETE', path: FUNCTION, scope: 'functions.write', handler: deleteFunction },
-  {
-    method: 'PATCH',
-    path: `${FUNCTION}/deployment`,
-    scope: 'functions.write',
-    handler: updateFunctionDeployment,
-  },
-  {
-    method: 'POST',
-    path: `${FUNCTION}/deployments`,
-    scope: 'functions.write',
-    handler: createDeployment,
-  },
-  {
-    method: 'GET',
-    path: `${FUNCTION}/deployments`,
-    scope: 'functions.read',
-    handler: listDeployments,
-  },
-  {
-    method: 'GET',
-    path: `${FUNCTION}/deployments/:deploymentId`,
-    scope: 'functions.read',
-    handler: getDeployment,
-  },
-  {
-    method: 'GET',
-    path: `${FUNCTION}/deployments/:deploymentId/download`,
-    scope: 'functions.read',
-    handler: downloadDeployment,
-  },
-  {
-    method: 'PATCH',
-    path: `${FUNCTION}/deployments/:deploymentId/status`,
-    scope: 'functions.write',
-    handler: cancelDeployment,
-  },
-  {
-    method: 'DELETE',
-    path: `${FUNCTION}/deployments/:deploymentId`,
-    scope: 'functions.write',
-    handler: deleteDeployment,
-  },
-  {
-    method: 'POST',
-    path: `${FUNCTION}/variables`,
-    scope: 'functions.write',
-    handler: createVariable,
-  },
-  { method: 'GET', path: `${FUNCTION}/variables`, scope: 'functions.read', handler: listVariables },
-  {
-    method: 'GET',
-    path: `${FUNCTION}/variables/:variableId`,
-    scope: 'functions.read',
-    handler: getVariable,
-  },
-  {
-    method: 'PUT',
-    path: `${FUNCTION}/variables/:variableId`,
-    scope: 'functions.write',
-    handler: updateVariable,
-  },
-  {
-    method: 'DELETE',
-    path: `${FUNCTION}/variables/:variableId`,
-    scope: 'functions.write',
-    handler: deleteVariable,
-  },
-  { method: 'POST', path: `${FUNCTION}/executions`, scope: 'public', handler: createExecution },
-  { method: 'GET', path: `${FUNCTION}/executions`, scope: 'public', handler: listExecutions },
-  {
-    method: 'GET',
-    path: `${FUNCTION}/executions/:executionId`,
-    scope: 'public',
-    handler: getExecution,
-  },
-  {
-    method: 'DELETE',
-    path: `${FUNCTION}/executions/:executionId`,
-    scope: 'executions.write',
-    handler: deleteExecution,
-  },
+  route('POST', '/functions', 'functions.write', createFunction),
+  route('GET', '/functions', 'functions.read', listFunctions),
+  route('GET', '/functions/runtimes', 'public', listRuntimes),
+  route('GET', '/functions/specifications', 'public', listSpecifications),
+  route('GET', FUNCTION, 'functions.read', getFunction),
+  route('PUT', FUNCTION, 'functions.write', updateFunction),
+  route('DELETE', FUNCTION, 'functions.write', deleteFunction),
+  route('PATCH', `${FUNCTION}/deployment`, 'functions.write', updateFunctionDeployment),
+  route('POST', `${FUNCTION}/deployments`, 'functions.write', createDeployment),
+  route('GET', `${FUNCTION}/deployments`, 'functions.read', listDeployments),
+  route('GET', `${FUNCTION}/deployments/:deploymentId`, 'functions.read', getDeployment),
+  route(
+    'GET',
+    `${FUNCTION}/deployments/:deploymentId/download`,
+    'functions.read',
+    downloadDeployment,
+  ),
+  route(
+    'PATCH',
+    `${FUNCTION}/deployments/:deploymentId/status`,
+    'functions.write',
+    cancelDeployment,
+  ),
+  route('DELETE', `${FUNCTION}/deployments/:deploymentId`, 'functions.write', deleteDeployment),
+  route('POST', `${FUNCTION}/variables`, 'functions.write', createVariable),
+  route('GET', `${FUNCTION}/variables`, 'functions.read', listVariables),
+  route('GET', `${FUNCTION}/variables/:variableId`, 'functions.read', getVariable),
+  route('PUT', `${FUNCTION}/variables/:variableId`, 'functions.write', updateVariable),
+  route('DELETE', `${FUNCTION}/variables/:variableId`, 'functions.write', deleteVariable),
+  route('POST', `${FUNCTION}/executions`, 'public', createExecution),
+  route('GET', `${FUNCTION}/executions`, 'public', listExecutions),
+  route('GET', `${FUNCTION}/executions/:executionId`, 'public', getExecution),
+  route('DELETE', `${FUNCTION}/executions/:executionId`, 'executions.write', deleteExecution),
 ];

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../http/context.ts';
 import { ok, type Reply } from '../../http/reply.ts';
-import type { Route } from '../../http/router.ts';
+import { route, type Route } from '../../http/router.ts';
 import { healthStatusModel, healthVersionModel } from './models.ts';
 
 function getVersion(ctx: RequestContext): Reply {
@@ -13,6 +13,6 @@ function getHealth(ctx: RequestContext): Reply {
 
 /** `/v1/health/version`, public, and `/v1/health` for API keys. */
 export const routes: readonly Route[] = [
-  { method: 'GET', path: '/health/version', scope: 'public', handler: getVersion },
-  { method: 'GET', path: '/health', scope: 'health.read', handler: getHealth },
+  route('GET', '/health/version', 'public', getVersion),
+  route('GET', '/health', 'health.read', getHealth),
 ];

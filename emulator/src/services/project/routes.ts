@@ -4,7 +4,7 @@ import { normalizeDate } from '../../core/time.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { integer, stringArray, text } from '../../http/params.ts';
 import { created, noContent, ok, type Reply } from '../../http/reply.ts';
-import type { Route } from '../../http/router.ts';
+import { route, type Route } from '../../http/router.ts';
 import { keyModel } from './models.ts';
 import type { ProjectStore } from './store.ts';
 
@@ -46,14 +46,9 @@ function deleteKey(ctx: RequestContext): Reply {
 
 /** Project API keys (`/v1/project/keys`): keys with chosen scopes, and short-lived ones. */
 export const routes: readonly Route[] = [
-  { method: 'POST', path: '/project/keys', scope: 'keys.write', handler: createKey },
-  {
-    method: 'POST',
-    path: '/project/keys/ephemeral',
-    scope: 'keys.write',
-    handler: createEphemeralKey,
-  },
-  { method: 'GET', path: '/project/keys', scope: 'keys.read', handler: listKeys },
-  { method: 'GET', path: '/project/keys/:keyId', scope: 'keys.read', handler: getKey },
-  { method: 'DELETE', path: '/project/keys/:keyId', scope: 'keys.write', handler: deleteKey },
+  route('POST', '/project/keys', 'keys.write', createKey),
+  route('POST', '/project/keys/ephemeral', 'keys.write', createEphemeralKey),
+  route('GET', '/project/keys', 'keys.read', listKeys),
+  route('GET', '/project/keys/:keyId', 'keys.read', getKey),
+  route('DELETE', '/project/keys/:keyId', 'keys.write', deleteKey),
 ];

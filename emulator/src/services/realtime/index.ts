@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Backend, BackendModule } from '../../backend.ts';
-import { ApiError } from '../../core/errors.ts';
+import { allowSwitch, answerJson } from '../../http/switches.ts';
 import type { RealtimeHub } from './hub.ts';
 import { routes } from './routes.ts';
 import { RealtimeStore } from './store.ts';
@@ -9,25 +9,12 @@ import { RealtimeStore } from './store.ts';
 /** The test-only switch that cuts every realtime socket (outside `/v1`, bootstrap key only). */
 export const DROP_PATH = '/_emulator/realtime/drop';
 
-function answer(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8' });
-  res.end(JSON.stringify(body));
-}
-
 /** `POST /_emulator/realtime/drop` with `X-Appwrite-Key: <bootstrap key>` → `{dropped: N}`. */
 function dropSwitch(backend: Backend, hub: RealtimeHub) {
   return (req: IncomingMessage, res: ServerResponse, url: URL): boolean => {
     if (url.pathname !== DROP_PATH || req.method !== 'POST') return false;
     req.resume();
-    if (req.headers['x-appwrite-key'] !== backend.config.apiKey) {
-      answer(
-        res,
-        401,
-        new ApiError('general_unauthorized_scope', 'The bootstrap API key is required.').toBody(),
-      );
-      return true;
-    }
-    answer(res, 200, { dropped: hub.drop() });
+    if (allowSwitch(backend, req, res)) answerJson(res, 200, { dropped: hub.drop() });
     return true;
   };
 }

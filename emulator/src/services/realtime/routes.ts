@@ -5,7 +5,7 @@ import { formatDate, normalizeDate } from '../../core/time.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { bool, object, text } from '../../http/params.ts';
 import { noContent, ok, type Reply } from '../../http/reply.ts';
-import type { Route } from '../../http/router.ts';
+import { route, type Route } from '../../http/router.ts';
 import { presenceModel } from './models.ts';
 import type { PresencePatch, RealtimeStore } from './store.ts';
 
@@ -116,24 +116,9 @@ function deletePresence(ctx: RequestContext): Reply {
 
 /** `/v1/presences`: list, get, upsert (PUT), update (PATCH) and delete, as the SDKs' `Presences` call them. */
 export const routes: readonly Route[] = [
-  { method: 'GET', path: '/presences', scope: 'presences.read', handler: listPresences },
-  { method: 'GET', path: '/presences/:presenceId', scope: 'presences.read', handler: getPresence },
-  {
-    method: 'PUT',
-    path: '/presences/:presenceId',
-    scope: 'presences.write',
-    handler: upsertPresence,
-  },
-  {
-    method: 'PATCH',
-    path: '/presences/:presenceId',
-    scope: 'presences.write',
-    handler: updatePresence,
-  },
-  {
-    method: 'DELETE',
-    path: '/presences/:presenceId',
-    scope: 'presences.write',
-    handler: deletePresence,
-  },
+  route('GET', '/presences', 'presences.read', listPresences),
+  route('GET', '/presences/:presenceId', 'presences.read', getPresence),
+  route('PUT', '/presences/:presenceId', 'presences.write', upsertPresence),
+  route('PATCH', '/presences/:presenceId', 'presences.write', updatePresence),
+  route('DELETE', '/presences/:presenceId', 'presences.write', deletePresence),
 ];

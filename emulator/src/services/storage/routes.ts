@@ -6,7 +6,7 @@ import { now } from '../../core/time.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { bool, integer, stringArray, text } from '../../http/params.ts';
 import { created, noContent, ok, type Reply } from '../../http/reply.ts';
-import type { Route } from '../../http/router.ts';
+import { route, type Route } from '../../http/router.ts';
 import { bucketModel, type BucketRecord } from './models.ts';
 import type { StorageStore } from './store.ts';
 
@@ -87,24 +87,9 @@ function deleteBucket(ctx: RequestContext): Reply {
 
 /** Storage buckets (API keys): create, list, get, update, delete. */
 export const routes: readonly Route[] = [
-  { method: 'POST', path: '/storage/buckets', scope: 'buckets.write', handler: createBucket },
-  { method: 'GET', path: '/storage/buckets', scope: 'buckets.read', handler: listBuckets },
-  {
-    method: 'GET',
-    path: '/storage/buckets/:bucketId',
-    scope: 'buckets.read',
-    handler: getBucket,
-  },
-  {
-    method: 'PUT',
-    path: '/storage/buckets/:bucketId',
-    scope: 'buckets.write',
-    handler: updateBucket,
-  },
-  {
-    method: 'DELETE',
-    path: '/storage/buckets/:bucketId',
-    scope: 'buckets.write',
-    handler: deleteBucket,
-  },
+  route('POST', '/storage/buckets', 'buckets.write', createBucket),
+  route('GET', '/storage/buckets', 'buckets.read', listBuckets),
+  route('GET', '/storage/buckets/:bucketId', 'buckets.read', getBucket),
+  route('PUT', '/storage/buckets/:bucketId', 'buckets.write', updateBucket),
+  route('DELETE', '/storage/buckets/:bucketId', 'buckets.write', deleteBucket),
 ];

@@ -6,7 +6,7 @@ import { applyListQueries } from '../../core/list-queries.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { email, object, stringArray, text } from '../../http/params.ts';
 import { created, noContent, ok, type Reply } from '../../http/reply.ts';
-import type { Route } from '../../http/router.ts';
+import { route, type Route } from '../../http/router.ts';
 import { sessionCookies } from '../../http/session-cookies.ts';
 import type { TeamsStore } from './store.ts';
 
@@ -181,47 +181,22 @@ function updateMembershipStatus(ctx: RequestContext): Reply {
 
 /** The Teams service: teams, memberships with roles, invitations. */
 export const routes: readonly Route[] = [
-  { method: 'POST', path: '/teams', scope: 'teams.write', handler: createTeam },
-  { method: 'GET', path: '/teams', scope: 'teams.read', handler: listTeams },
-  { method: 'GET', path: '/teams/:teamId', scope: 'teams.read', handler: getTeam },
-  { method: 'PUT', path: '/teams/:teamId', scope: 'teams.write', handler: updateTeam },
-  { method: 'DELETE', path: '/teams/:teamId', scope: 'teams.write', handler: deleteTeam },
-  { method: 'GET', path: '/teams/:teamId/prefs', scope: 'teams.read', handler: getPrefs },
-  { method: 'PUT', path: '/teams/:teamId/prefs', scope: 'teams.write', handler: updatePrefs },
-  {
-    method: 'GET',
-    path: '/teams/:teamId/memberships',
-    scope: 'teams.read',
-    handler: listMemberships,
-  },
-  {
-    method: 'POST',
-    path: '/teams/:teamId/memberships',
-    scope: 'teams.write',
-    handler: createMembership,
-  },
-  {
-    method: 'GET',
-    path: '/teams/:teamId/memberships/:membershipId',
-    scope: 'teams.read',
-    handler: getMembership,
-  },
-  {
-    method: 'PATCH',
-    path: '/teams/:teamId/memberships/:membershipId',
-    scope: 'teams.write',
-    handler: updateMembership,
-  },
-  {
-    method: 'DELETE',
-    path: '/teams/:teamId/memberships/:membershipId',
-    scope: 'teams.write',
-    handler: deleteMembership,
-  },
-  {
-    method: 'PATCH',
-    path: '/teams/:teamId/memberships/:membershipId/status',
-    scope: 'public',
-    handler: updateMembershipStatus,
-  },
+  route('POST', '/teams', 'teams.write', createTeam),
+  route('GET', '/teams', 'teams.read', listTeams),
+  route('GET', '/teams/:teamId', 'teams.read', getTeam),
+  route('PUT', '/teams/:teamId', 'teams.write', updateTeam),
+  route('DELETE', '/teams/:teamId', 'teams.write', deleteTeam),
+  route('GET', '/teams/:teamId/prefs', 'teams.read', getPrefs),
+  route('PUT', '/teams/:teamId/prefs', 'teams.write', updatePrefs),
+  route('GET', '/teams/:teamId/memberships', 'teams.read', listMemberships),
+  route('POST', '/teams/:teamId/memberships', 'teams.write', createMembership),
+  route('GET', '/teams/:teamId/memberships/:membershipId', 'teams.read', getMembership),
+  route('PATCH', '/teams/:teamId/memberships/:membershipId', 'teams.write', updateMembership),
+  route('DELETE', '/teams/:teamId/memberships/:membershipId', 'teams.write', deleteMembership),
+  route(
+    'PATCH',
+    '/teams/:teamId/memberships/:membershipId/status',
+    'public',
+    updateMembershipStatus,
+  ),
 ];

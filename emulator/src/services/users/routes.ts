@@ -5,7 +5,7 @@ import { applyListQueries } from '../../core/list-queries.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { bool, email, integer, object, password, stringArray, text } from '../../http/params.ts';
 import { created, noContent, ok, type Reply } from '../../http/reply.ts';
-import type { Route } from '../../http/router.ts';
+import { route, type Route } from '../../http/router.ts';
 import { sessionModel } from '../account/models.ts';
 import { userModel } from './models.ts';
 import type { UsersStore } from './store.ts';
@@ -145,52 +145,22 @@ function createJwt(ctx: RequestContext): Reply {
 
 /** The Users service (API keys only): what scripts need to manage accounts. */
 export const routes: readonly Route[] = [
-  { method: 'POST', path: '/users', scope: 'users.write', handler: createUser },
-  { method: 'GET', path: '/users', scope: 'users.read', handler: listUsers },
-  { method: 'GET', path: '/users/:userId', scope: 'users.read', handler: getUser },
-  { method: 'DELETE', path: '/users/:userId', scope: 'users.write', handler: deleteUser },
-  { method: 'PUT', path: '/users/:userId/labels', scope: 'users.write', handler: updateLabels },
-  { method: 'PATCH', path: '/users/:userId/name', scope: 'users.write', handler: updateName },
-  { method: 'PATCH', path: '/users/:userId/email', scope: 'users.write', handler: updateEmail },
-  {
-    method: 'PATCH',
-    path: '/users/:userId/password',
-    scope: 'users.write',
-    handler: updatePassword,
-  },
-  { method: 'PATCH', path: '/users/:userId/status', scope: 'users.write', handler: updateStatus },
-  {
-    method: 'PATCH',
-    path: '/users/:userId/verification',
-    scope: 'users.write',
-    handler: updateVerification,
-  },
-  { method: 'GET', path: '/users/:userId/prefs', scope: 'users.read', handler: getPrefs },
-  { method: 'PATCH', path: '/users/:userId/prefs', scope: 'users.write', handler: updatePrefs },
-  { method: 'GET', path: '/users/:userId/sessions', scope: 'users.read', handler: listSessions },
-  {
-    method: 'POST',
-    path: '/users/:userId/sessions',
-    scope: 'users.write',
-    handler: createSession,
-  },
-  {
-    method: 'DELETE',
-    path: '/users/:userId/sessions',
-    scope: 'users.write',
-    handler: deleteSessions,
-  },
-  {
-    method: 'DELETE',
-    path: '/users/:userId/sessions/:sessionId',
-    scope: 'users.write',
-    handler: deleteSession,
-  },
-  {
-    method: 'GET',
-    path: '/users/:userId/memberships',
-    scope: 'users.read',
-    handler: listMemberships,
-  },
-  { method: 'POST', path: '/users/:userId/jwts', scope: 'users.write', handler: createJwt },
+  route('POST', '/users', 'users.write', createUser),
+  route('GET', '/users', 'users.read', listUsers),
+  route('GET', '/users/:userId', 'users.read', getUser),
+  route('DELETE', '/users/:userId', 'users.write', deleteUser),
+  route('PUT', '/users/:userId/labels', 'users.write', updateLabels),
+  route('PATCH', '/users/:userId/name', 'users.write', updateName),
+  route('PATCH', '/users/:userId/email', 'users.write', updateEmail),
+  route('PATCH', '/users/:userId/password', 'users.write', updatePassword),
+  route('PATCH', '/users/:userId/status', 'users.write', updateStatus),
+  route('PATCH', '/users/:userId/verification', 'users.write', updateVerification),
+  route('GET', '/users/:userId/prefs', 'users.read', getPrefs),
+  route('PATCH', '/users/:userId/prefs', 'users.write', updatePrefs),
+  route('GET', '/users/:userId/sessions', 'users.read', listSessions),
+  route('POST', '/users/:userId/sessions', 'users.write', createSession),
+  route('DELETE', '/users/:userId/sessions', 'users.write', deleteSessions),
+  route('DELETE', '/users/:userId/sessions/:sessionId', 'users.write', deleteSession),
+  route('GET', '/users/:userId/memberships', 'users.read', listMemberships),
+  route('POST', '/users/:userId/jwts', 'users.write', createJwt),
 ];
