@@ -5,8 +5,8 @@ import type { Identity } from '../core/auth/roles.ts';
 import { ApiError, APPWRITE_VERSION } from '../core/errors.ts';
 import type { RequestContext, UploadedFile } from './context.ts';
 import { parseQueryString } from './query-string.ts';
-import { sessionCookieName } from './session-cookies.ts';
 import type { Cookie, Reply } from './reply.ts';
+import { sessionCookieName } from './session-cookies.ts';
 
 /** Largest request body accepted (a 5 MiB upload chunk plus multipart overhead, or a 10 MB execution body). */
 export const MAX_BODY_BYTES = 12 * 1024 * 1024;

@@ -43,6 +43,7 @@ export interface Caller {
   roles: Set<string>;
 }
 
+/** The {@link Caller} of an identity. */
 export function callerOf(identity: Identity): Caller {
   return {
     isKey: identity.kind === 'key',
@@ -52,7 +53,7 @@ export function callerOf(identity: Identity): Caller {
 }
 
 /** Whether any of `granted` is one of the caller's roles. */
-export function granted(caller: Caller, roles: readonly string[]): boolean {
+function granted(caller: Caller, roles: readonly string[]): boolean {
   for (const role of roles) if (caller.roles.has(role)) return true;
   return false;
 }
@@ -63,11 +64,7 @@ function phpJson(value: unknown): string {
 }
 
 /** utopia-php/database's Authorization description for a refused `action`. */
-export function authorizationMessage(
-  action: string,
-  roles: readonly string[],
-  caller: Caller,
-): string {
+function authorizationMessage(action: string, roles: readonly string[], caller: Caller): string {
   if (roles.length === 0) return `No permissions provided for action '${action}'`;
   return `Missing "${action}" permission for role "${roles[roles.length - 1]}". Only "${phpJson([
     ...caller.roles,

@@ -178,7 +178,7 @@ export class FunctionsStore {
   }
 
   /** Forgets cached function lists (call after any function change). */
-  functionsChanged(functionId: string): void {
+  private functionsChanged(functionId: string): void {
     this.eventFunctions = null;
     const fn = this.records.getFunction(functionId);
     if (!fn) this.retirePool(functionId);
@@ -302,7 +302,7 @@ export class FunctionsStore {
   }
 
   /** Records a new or changed deployment and keeps the function's `latestDeployment*` current. */
-  saveDeployment(deployment: DeploymentRecord): void {
+  private saveDeployment(deployment: DeploymentRecord): void {
     deployment.updatedAt = now();
     this.records.saveDeployment(deployment);
     this.updateLatest(deployment);
