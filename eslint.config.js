@@ -69,6 +69,17 @@ const boundaries = [
     message: 'emulator/ imports nothing from the product.',
   },
   {
+    target: './emulator/src/core',
+    from: [
+      './emulator/src/http',
+      './emulator/src/services',
+      './emulator/src/backend.ts',
+      './emulator/src/events.ts',
+      './emulator/src/modules.ts',
+    ],
+    message: "the emulator's core/ knows no HTTP and no service.",
+  },
+  {
     target: ['./src', './store', './functions', './scripts'],
     from: './emulator',
     message: 'the product reaches the local backend only over HTTP.',

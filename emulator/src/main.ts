@@ -1,6 +1,6 @@
-import { Backend } from './backend.ts';
+#!/usr/bin/env -S node --disable-warning=ExperimentalWarning
 import { configFromEnv } from './config.ts';
-import { MODULES } from './modules.ts';
+import { startBackend } from './index.ts';
 
 /** Starts the local backend from environment variables and prints its endpoint when ready. */
 async function main(): Promise<void> {
@@ -11,7 +11,7 @@ async function main(): Promise<void> {
     console.error((error as Error).message);
     process.exit(2);
   }
-  const backend = await Backend.start(config, MODULES);
+  const backend = await startBackend(config);
   console.log(`Livedesk local backend (Appwrite 1.9-compatible) ready`);
   console.log(`  endpoint: ${backend.endpoint}`);
   console.log(`  project:  ${config.projectId}`);

@@ -28,15 +28,22 @@ export function doubleOptionsFromEnv(
   };
 }
 
+/** The running Stripe doubles, once the API double listens. */
+export interface StripeService {
+  double: StripeDouble | null;
+}
+
 /**
  * Runs the Stripe doubles inside the local backend: the API double on its own port (the Node
  * SDK's base path is always `/v1/`, which is Appwrite's), and everything under `/stripe/` on the
  * backend's port — the Stripe.js double at `/stripe/stripe.js`, the API for the browser at
  * `/stripe/v1/…`, and where the API double listens at `/stripe/`.
  */
-export const stripeModule: BackendModule = {
+export const stripeModule: BackendModule<'stripe'> = {
   name: 'stripe',
-  attach(backend) {
+  routes: [],
+  store: () => ({ double: null }),
+  attach(backend, service) {
     const options = doubleOptionsFromEnv(process.env, backend.config.dataDir, backend.config.host);
     const starting = StripeDouble.start(options).then(
       (double) => {
@@ -53,6 +60,7 @@ export const stripeModule: BackendModule = {
         process.exit(2);
       },
     );
+    void starting.then((double) => (service.double = double));
     backend.httpFallbacks.push(async (req, res) => (await starting).handle(req, res, '/stripe'));
     return async () => (await starting).close();
   },

@@ -74,3 +74,13 @@ function matchSegments(pattern: string[], parts: string[]): Record<string, strin
   }
   return params;
 }
+
+/** A route table's entry: `method path`, the scope a caller needs, and the handler. */
+export function route(
+  method: Method,
+  path: string,
+  scope: string,
+  handler: Route['handler'],
+): Route {
+  return { method, path, scope, handler };
+}
