@@ -284,6 +284,9 @@ export class FunctionsService {
       setStatus('ready');
     } catch (error) {
       logs.push(`Build failed: ${(error as Error).message}`);
+      console.error(
+        `[functions] ${deployment.functionId}: deployment ${deployment.id} failed to build: ${firstLine((error as Error).message)}`,
+      );
       deployment.buildLogs = logs.join('\n');
       deployment.buildDuration = Math.round((Date.now() - started) / 1000);
       setStatus('failed');
@@ -439,6 +442,12 @@ export class FunctionsService {
     execution.updatedAt = now();
     this.store.saveExecution(execution);
     this.publish(execution, 'update');
+    if (execution.status === 'failed') {
+      const reason = firstLine(execution.errors);
+      console.error(
+        `[functions] ${execution.functionId}: execution ${execution.id} failed (${execution.responseStatusCode})${reason ? `: ${reason}` : ''}`,
+      );
+    }
   }
 
   /** Runs `execution` in the function's runtime and records the outcome. */
@@ -689,6 +698,12 @@ export class FunctionsService {
     }
     return due.map((entry) => entry.execution);
   }
+}
+
+/** The first non-empty line of `text`, cut to 300 characters (for one-line log entries). */
+function firstLine(text: string): string {
+  const line = text.split('\n').find((candidate) => candidate.trim() !== '') ?? '';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line.trim();
 }
 
 /** The heap limit of a runtime: the specification's, capped by `BACKEND_FUNCTIONS_MEMORY_MB`. */
