@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import type { TargetStatus } from '../integration/global-setup.ts';
 import { PODMAN_SOCKET, preferPodmanSocket } from '../integration/targets/engine.ts';
+import { CHROMIUM_PATH } from './lib/env.ts';
 
 /**
  * `npm test`: every check CI runs, in order, streaming each tool's output, then one table of
@@ -20,7 +21,7 @@ import { PODMAN_SOCKET, preferPodmanSocket } from '../integration/targets/engine
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'node_modules/.bin');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = CHROMIUM_PATH;
 
 type Outcome = 'passed' | 'failed' | 'not run';
 

@@ -11,6 +11,9 @@ export function projectPath(value: string, root: string = PROJECT_ROOT): string 
   return resolve(root, value);
 }
 
+/** Chromium for the browser tests, bench:ui and the README check (`CHROMIUM_PATH`), absolute. */
+export const CHROMIUM_PATH = projectPath(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+
 /** Where admin scripts reach Appwrite: any Appwrite, or the local backend. */
 export interface AdminEnv {
   endpoint: string;
