@@ -64,6 +64,7 @@ function exited(child: ChildProcess, ms: number): Promise<boolean> {
 
 const children: ChildProcess[] = [];
 let vite: ViteDevServer | null = null;
+let traffic: { simulator: Simulator; running: Promise<unknown> } | null = null;
 let stopping = false;
 
 /**
@@ -74,6 +75,9 @@ let stopping = false;
 async function stopAll(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
+  // The demo traffic first, so that it does not write to a backend that is going away.
+  traffic?.simulator.stop();
+  await Promise.race([traffic?.running, new Promise((r) => setTimeout(r, 5_000))]);
   for (const child of children) child.kill('SIGTERM');
   const closing = vite?.close().catch(() => {});
   for (const child of children) if (!(await exited(child, 10_000))) child.kill('SIGKILL');
@@ -145,9 +149,10 @@ async function main(): Promise<void> {
   if (rate > 0) {
     const simulator = new Simulator(client, Date.now(), 'demo');
     await simulator.prepare();
-    void simulator
+    const running = simulator
       .run(rate, 365 * 24 * 3600)
       .catch((error: unknown) => console.error('[simulate] stopped:', error));
+    traffic = { simulator, running };
   }
 
   console.log('');

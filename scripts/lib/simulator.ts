@@ -106,6 +106,7 @@ export class Simulator {
   /** Orders someone has open (demo mode), and when that was read. */
   private opened: { ids: ReadonlySet<string>; at: number } = { ids: new Set(), at: 0 };
   private openedReading: Promise<void> | null = null;
+  private stopped = false;
 
   /** `client`'s settings are used over a keep-alive transport (see {@link KeepAliveClient}). */
   constructor(client: Client, seed = Date.now(), mode: SimulatorMode = 'full') {
@@ -198,7 +199,7 @@ export class Simulator {
     let issued = 0;
     const wastedBefore = this.wasted;
     let lastReport = started;
-    while (Date.now() < deadline) {
+    while (Date.now() < deadline && !this.stopped) {
       const due = Math.floor(((Date.now() - started) / 1000) * rate);
       while (
         issued - (this.wasted - wastedBefore) < due &&
@@ -223,6 +224,14 @@ export class Simulator {
     return { ...this.stats };
   }
 
+  /**
+   * Ends a {@link run} early: it issues nothing more, resolves once what is in flight is done,
+   * and says nothing of what fails meanwhile (the backend may be stopping too).
+   */
+  stop(): void {
+    this.stopped = true;
+  }
+
   private async one(): Promise<void> {
     this.inFlight++;
     const kind = this.open.size < 5 ? 'new-order' : this.random.weighted(MIX);
@@ -241,7 +250,7 @@ export class Simulator {
       }
     } catch (error) {
       this.stats.errors++;
-      if (this.stats.errors <= 5)
+      if (this.stats.errors <= 5 && !this.stopped)
         console.error(
           `[simulate] ${kind} failed: ${error instanceof Error ? error.message : String(error)}`,
         );
@@ -410,7 +419,7 @@ export class Simulator {
       });
     } catch (error) {
       this.stats.errors++;
-      if (this.stats.errors <= 5)
+      if (this.stats.errors <= 5 && !this.stopped)
         console.error(
           `[simulate] activity batch failed: ${error instanceof Error ? error.message : String(error)}`,
         );
