@@ -323,7 +323,7 @@ describe('functions: executions', () => {
     expect(done.logs).toContain('seen POST /async');
     await until(
       () => mine.inbox.some((event) => event.payload.status === 'completed'),
-      5000,
+      15_000,
       'the completed event',
     );
     const statuses = mine.inbox
