@@ -338,6 +338,9 @@ export class FunctionsStore {
       setStatus('ready');
     } catch (error) {
       logs.push(`Build failed: ${(error as Error).message}`);
+      console.error(
+        `[functions] ${deployment.functionId}: deployment ${deployment.id} failed to build: ${firstLine((error as Error).message)}`,
+      );
       deployment.buildLogs = logs.join('\n');
       deployment.buildDuration = Math.round((Date.now() - started) / 1000);
       setStatus('failed');
@@ -599,6 +602,12 @@ export class FunctionsStore {
     execution.updatedAt = now();
     this.records.saveExecution(execution);
     this.publish(execution, 'update');
+    if (execution.status === 'failed') {
+      const reason = firstLine(execution.errors);
+      console.error(
+        `[functions] ${execution.functionId}: execution ${execution.id} failed (${execution.responseStatusCode})${reason ? `: ${reason}` : ''}`,
+      );
+    }
   }
 
   /** Runs `execution` in the function's runtime and records the outcome. */
@@ -849,6 +858,12 @@ export class FunctionsStore {
     }
     return due.map((entry) => entry.execution);
   }
+}
+
+/** The first non-empty line of `text`, cut to 300 characters (for one-line log entries). */
+function firstLine(text: string): string {
+  const line = text.split('\n').find((candidate) => candidate.trim() !== '') ?? '';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line.trim();
 }
 
 /** The heap limit of a runtime: the specification's, capped by `BACKEND_FUNCTIONS_MEMORY_MB`. */
