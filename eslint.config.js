@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Import boundaries of ARCHITECTURE.md: dependencies point one way. */
+/** Import boundaries of docs/architecture.md: dependencies point one way. */
 const boundaries = [
   {
     target: './domain',
@@ -67,6 +67,17 @@ const boundaries = [
     target: './emulator',
     from: ['./src', './store', './functions', './scripts', './integration'],
     message: 'emulator/ imports nothing from the product.',
+  },
+  {
+    target: './emulator/src/core',
+    from: [
+      './emulator/src/http',
+      './emulator/src/services',
+      './emulator/src/backend.ts',
+      './emulator/src/events.ts',
+      './emulator/src/modules.ts',
+    ],
+    message: "the emulator's core/ knows no HTTP and no service.",
   },
   {
     target: ['./src', './store', './functions', './scripts'],

@@ -1,4 +1,4 @@
-/** What went wrong, as a person should hear it (PRODUCT.md §7). */
+/** What went wrong, as a person should hear it (docs/product.md §8). */
 export type AppErrorCode =
   | 'AUTH_INVALID'
   | 'AUTH_REQUIRED'

@@ -1,4 +1,4 @@
-/** Every order status (PRODUCT.md §3). */
+/** Every order status (docs/product.md §5.1). */
 export const ORDER_STATUSES = [
   'pending_payment',
   'payment_failed',

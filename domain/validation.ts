@@ -1,4 +1,4 @@
-/** Field limits of PRODUCT.md §2, §4 and §8. */
+/** Field limits of docs/product.md §4 and §9. */
 export const LIMITS = {
   nameMax: 80,
   descriptionMax: 500,

@@ -12,7 +12,7 @@ import { withNice } from '../integration/targets/nice.ts';
 import type { BenchRecord } from '../src/lib/bench.ts';
 import { CHROMIUM_ARGS, CdpConnection, CdpPage, launchDebuggableChromium } from './lib/cdp.ts';
 import { DEMO_PASSWORD } from './lib/demo-data.ts';
-import { numberArg, parseArgs } from './lib/env.ts';
+import { CHROMIUM_PATH, numberArg, parseArgs } from './lib/env.ts';
 import { Provisioner } from './lib/provisioner.ts';
 import { Seeder } from './lib/seeder.ts';
 import { schema } from './schema.ts';
@@ -40,7 +40,7 @@ import { schema } from './schema.ts';
  */
 
 const ROOT = resolve(import.meta.dirname, '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = CHROMIUM_PATH;
 /**
  * The switches Playwright adds when it launches Chromium headless (its chromiumSwitches, less
  * those for other platforms and browsers): the browser is started here, so runs stay comparable

@@ -1,18 +1,23 @@
 /**
  * Extracts the response models the integration suites check (and every model they reference)
  * from Appwrite's OpenAPI spec into `integration/support/openapi-models.json`, so the checker
- * works without the reference folder. Run again when the spec or the list below changes:
+ * works without the spec. Run again when the spec or the list below changes, with Appwrite's
+ * server spec (github.com/appwrite/specs, `specs/1.8.x/open-api3-1.8.x-server.json`):
  *
- *   node scripts/extract-openapi-models.ts [path/to/open-api3-1.8.x-server.json]
+ *   node scripts/extract-openapi-models.ts path/to/open-api3-1.8.x-server.json
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const SPEC = resolve(
-  process.argv[2] ?? resolve(ROOT, '../shared/reference/appwrite/open-api3-1.8.x-server.json'),
-);
+if (!process.argv[2]) {
+  console.error(
+    'Usage: node scripts/extract-openapi-models.ts path/to/open-api3-1.8.x-server.json',
+  );
+  process.exit(1);
+}
+const SPEC = resolve(process.argv[2]);
 const OUT = resolve(ROOT, 'integration/support/openapi-models.json');
 
 /** Models checked by the suites; referenced ones are added. */

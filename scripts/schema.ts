@@ -118,7 +118,7 @@ const bool = (key: string, required: boolean, fallback?: boolean): AttributeSpec
     ? { type: 'boolean', key, required }
     : { type: 'boolean', key, required, default: fallback };
 
-/** The Livedesk schema (PRODUCT.md §2), applied by `scripts/provision.ts`. */
+/** The Livedesk schema (docs/product.md §4), applied by `scripts/provision.ts`. */
 export const schema: SchemaSpec = {
   database: { id: DATABASE_ID, name: 'Livedesk' },
   team: { id: DESK_TEAM_ID, name: 'Desk' },

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Makes a Docker-API container engine available on a machine without Docker: installs podman and
-# runc (Debian packages), writes the engine configuration that works on the project machines
-# (../shared/reference/container-engine.md) and serves the Docker API on a unix socket.
-# Idempotent: run it as often as you like. Prints the DOCKER_HOST to use on its last line.
+# runc (Debian packages), writes an engine configuration that works on VMs where podman's default
+# runtime cannot start containers (why: see WANTED_CONF below; the settings are documented in
+# containers.conf(5), github.com/containers/common docs/containers.conf.5.md) and serves the Docker
+# API on a unix socket.
+# Idempotent: run it as often as you like. Prints the DOCKER_HOST to use on its last line. When it
+# starts the service, it writes the service's pid next to the socket (<socket without .sock>.pid),
+# so that whoever asked for it can stop it (.ci/run does, when it ends).
 #
 #   scripts/setup-podman.sh            # as root (or with sudo available)
 #   export DOCKER_HOST=unix:///tmp/podman.sock TESTCONTAINERS_RYUK_DISABLED=true
@@ -13,6 +17,7 @@ set -euo pipefail
 SOCKET="${PODMAN_SOCKET:-/tmp/podman.sock}"
 CONF=/etc/containers/containers.conf
 LOG="${SOCKET%.sock}.log"
+PIDFILE="${SOCKET%.sock}.pid"
 
 say() { printf '[setup-podman] %s\n' "$*" >&2; }
 
@@ -68,7 +73,10 @@ else
   $SUDO rm -f "$SOCKET"
   # setsid + nohup: the service outlives this script and the shell that ran it. From /: it also
   # outlives the caller's folder (conmon needs its working directory to start a container).
-  (cd / && { $SUDO setsid nohup podman system service --time=0 "unix://$SOCKET" >"$LOG" 2>&1 </dev/null & })
+  (cd / && {
+    $SUDO setsid nohup podman system service --time=0 "unix://$SOCKET" >"$LOG" 2>&1 </dev/null &
+    echo $! | $SUDO tee "$PIDFILE" >/dev/null
+  })
   for _ in $(seq 1 100); do
     if api_answers; then break; fi
     sleep 0.1

@@ -3,15 +3,18 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from 'node-appwrite';
-import { createServer } from 'vite';
-import { adminEnv } from './lib/env.ts';
+import { createServer, type ViteDevServer } from 'vite';
+import { SIMULATED_STAFF } from './lib/demo-data.ts';
+import { adminEnv, PROJECT_ROOT, projectPath } from './lib/env.ts';
 import { Provisioner } from './lib/provisioner.ts';
 import { Seeder } from './lib/seeder.ts';
-import { Simulator } from './lib/simulator.ts';
+import { LEFT_FOR_PEOPLE, Simulator } from './lib/simulator.ts';
 import { schema } from './schema.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
+const ROOT = PROJECT_ROOT;
 const ENV_FILE = resolve(ROOT, '.env');
+/** The local backend's data folder when `.env` names none (relative to the project root). */
+const DEFAULT_DATA_DIR = '.data/backend';
 
 /** Creates `.env` from `.env.example` with a fresh API key when it does not exist yet. */
 function ensureEnvFile(): void {
@@ -39,24 +42,56 @@ async function waitForBackend(endpoint: string, child: ChildProcess): Promise<vo
   throw new Error(`The local backend did not answer at ${endpoint} within 30 s.`);
 }
 
+/** The backend's data folder, absolute: a relative `BACKEND_DATA_DIR` is relative to the project root. */
+function backendDataDir(): string {
+  const configured = process.env.BACKEND_DATA_DIR;
+  if (configured === undefined) return projectPath(DEFAULT_DATA_DIR);
+  // A blank value is passed on as it is, for the backend to refuse in its own words.
+  return configured.trim() === '' ? configured : projectPath(configured);
+}
+
+/** Waits until `child` has exited, at most `ms`; true when it did. */
+function exited(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolvePromise) => {
+    const timer = setTimeout(() => resolvePromise(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolvePromise(true);
+    });
+  });
+}
+
+const children: ChildProcess[] = [];
+let vite: ViteDevServer | null = null;
+let traffic: { simulator: Simulator; running: Promise<unknown> } | null = null;
+let stopping = false;
+
+/**
+ * Stops what `npm start` started — on Ctrl-C (SIGINT to the whole process group), SIGTERM, or a
+ * failure: the backend closes its function runtimes and database; this process waits for it
+ * (10 s at most) before it exits with `code`.
+ */
+async function stopAll(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  // The demo traffic first, so that it does not write to a backend that is going away.
+  traffic?.simulator.stop();
+  await Promise.race([traffic?.running, new Promise((r) => setTimeout(r, 5_000))]);
+  for (const child of children) child.kill('SIGTERM');
+  const closing = vite?.close().catch(() => {});
+  for (const child of children) if (!(await exited(child, 10_000))) child.kill('SIGKILL');
+  await closing;
+  process.exit(code);
+}
+
 /** `npm start`: the local backend, provisioning, demo data on first run, live traffic and the app. */
 async function main(): Promise<void> {
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
   ensureEnvFile();
   process.loadEnvFile(ENV_FILE);
   const env = adminEnv();
-  const children: ChildProcess[] = [];
-  const stopAll = () => {
-    for (const child of children) child.kill('SIGTERM');
-  };
-  process.once('SIGINT', () => {
-    stopAll();
-    process.exit(0);
-  });
-  process.once('SIGTERM', () => {
-    stopAll();
-    process.exit(0);
-  });
-
   const local = new URL(env.endpoint);
   const runsLocal = ['127.0.0.1', 'localhost'].includes(local.hostname);
   if (runsLocal) {
@@ -69,6 +104,7 @@ async function main(): Promise<void> {
           ...process.env,
           BACKEND_PORT: local.port || '80',
           BACKEND_HOST: local.hostname === 'localhost' ? '127.0.0.1' : local.hostname,
+          BACKEND_DATA_DIR: backendDataDir(),
         },
         stdio: 'inherit',
       },
@@ -93,37 +129,45 @@ async function main(): Promise<void> {
   const seeder = new Seeder(client, console.log);
   await seeder.ensureCatalog();
   await seeder.ensureAccounts();
+  await seeder.ensureSimulatedStaff();
   if (!(await seeder.hasOrders())) {
     const count = Number(process.env.SEED_ORDERS ?? 10_000);
     console.log(`First run: seeding ${count} demo orders…`);
-    await seeder.seedOrders(count);
+    // Handled by the simulated staff: a person signed in as a demo account starts with nothing
+    // done in their name.
+    await seeder.seedOrders(count, { staff: SIMULATED_STAFF });
   }
 
-  const vite = await createServer({
+  vite = await createServer({
     root: ROOT,
-    server: { host: '127.0.0.1', port: Number(process.env.APP_PORT ?? 5173) },
+    server: { host: '127.0.0.1', port: Number(process.env.APP_PORT ?? 5173), strictPort: true },
   });
   await vite.listen();
   const url = vite.resolvedUrls?.local[0] ?? `http://127.0.0.1:${process.env.APP_PORT ?? 5173}/`;
 
   const rate = Number(process.env.SIMULATE_RATE ?? 1);
   if (rate > 0) {
-    const simulator = new Simulator(client);
+    const simulator = new Simulator(client, Date.now(), 'demo');
     await simulator.prepare();
-    void simulator
+    const running = simulator
       .run(rate, 365 * 24 * 3600)
       .catch((error: unknown) => console.error('[simulate] stopped:', error));
+    traffic = { simulator, running };
   }
 
   console.log('');
   console.log(`Livedesk is running: ${url}`);
   seeder.describeAccounts();
   if (rate > 0)
-    console.log(`Live demo traffic: ${rate} event(s)/s (SIMULATE_RATE in .env; 0 turns it off).`);
+    console.log(
+      `Live demo traffic: ${rate} event(s)/s by simulated staff (${SIMULATED_STAFF.map((member) => member.name).join(', ')}). ` +
+        `They leave alone any order you hold or have open, and ${Math.round(LEFT_FOR_PEOPLE * 100)}% of new orders for you to claim ` +
+        `(SIMULATE_RATE in .env; 0 turns it off).`,
+    );
   console.log('Press Ctrl-C to stop.');
 }
 
 main().catch((error: unknown) => {
   console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  void stopAll(1);
 });

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import type { TargetStatus } from '../integration/global-setup.ts';
 import { PODMAN_SOCKET, preferPodmanSocket } from '../integration/targets/engine.ts';
+import { CHROMIUM_PATH } from './lib/env.ts';
+import { totalLine, vitestCounts, type VitestReport } from './lib/test-report.ts';
 
 /**
  * `npm test`: every check CI runs, in order, streaming each tool's output, then one table of
@@ -14,13 +16,18 @@ import { PODMAN_SOCKET, preferPodmanSocket } from '../integration/targets/engine
  *   LIVEDESK_REQUIRE=container,e2e node scripts/test.ts
  *
  * A stage whose prerequisites are missing (no container engine, no registry, no Chromium) is
- * "not run", never "passed". The exit code is non-zero when a stage failed, or when a stage named
- * in `LIVEDESK_REQUIRE` (comma list of stage ids) did not run.
+ * "not run", never "passed". On a stage that should run everything (unit, and the integration
+ * suites on `local` and `container`, whose targets have every facility), a test that did not run
+ * is a failure. The exit code is non-zero when a stage failed, or when a stage named in
+ * `LIVEDESK_REQUIRE` (comma list of stage ids) did not run. The last line adds everything up:
+ * `N passed, N failed, N not run` — Vitest's test counts, and one check for each stage without
+ * tests (lint, typecheck, the checks). Stopped by SIGINT or SIGTERM, it stops the running stage,
+ * counts the rest as not run and still prints the summary.
  */
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'node_modules/.bin');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = CHROMIUM_PATH;
 
 type Outcome = 'passed' | 'failed' | 'not run';
 
@@ -37,6 +44,8 @@ interface Stage {
   id: string;
   title: string;
   timeoutMs: number;
+  /** The stage should run every test it has: one that did not run is a failure. */
+  complete?: boolean;
   run: (stage: Stage) => Promise<Omit<StageResult, 'seconds'>>;
 }
 
@@ -47,6 +56,8 @@ interface Run {
 }
 
 let current: ReturnType<typeof spawn> | null = null;
+/** The signal that stops the run, once one came. */
+let stopping: NodeJS.Signals | null = null;
 
 /** Runs a command with Node 24 and the project's tools first on PATH, streaming its output. */
 function exec(
@@ -99,15 +110,6 @@ function exec(
   });
 }
 
-interface VitestReport {
-  numPassedTests: number;
-  numFailedTests: number;
-  numPendingTests: number;
-  numTodoTests: number;
-  numTotalTests: number;
-  numFailedTestSuites: number;
-}
-
 /** Runs Vitest with its default reporter for people and its JSON reporter for the counts. */
 async function vitest(
   stage: Stage,
@@ -129,13 +131,11 @@ async function vitest(
     const status = existsSync(statusFile)
       ? (JSON.parse(readFileSync(statusFile, 'utf8')) as TargetStatus)
       : null;
-    const counts = report
-      ? {
-          passed: report.numPassedTests,
-          failed: report.numFailedTests,
-          notRun: report.numPendingTests + report.numTodoTests,
-        }
+    const counted = report ? vitestCounts(report, stage.complete === true) : null;
+    const counts = counted
+      ? { passed: counted.passed, failed: counted.failed, notRun: counted.notRun }
       : {};
+    const countNotes = counted?.notes ?? [];
     if (status && !status.ran)
       return {
         outcome: 'not run',
@@ -157,20 +157,23 @@ async function vitest(
         ...counts,
         note: `the backend died: ${status.died.split('\n')[0]}`,
       };
-    if (run.code !== 0) {
-      const files = report?.numFailedTestSuites
-        ? `${report.numFailedTestSuites} file(s) failed`
-        : '';
+    if (run.code !== 0 || (counted?.failed ?? 0) > 0) {
       return {
         outcome: 'failed',
         ...counts,
-        note: [files || `vitest exited with code ${run.code}`, where].filter(Boolean).join('; '),
+        note: [...(countNotes.length ? countNotes : [`vitest exited with code ${run.code}`]), where]
+          .filter(Boolean)
+          .join('; '),
       };
     }
     return {
       outcome: 'passed',
       ...counts,
-      note: [where, status?.provisioning ? `provisioning ${status.provisioning}` : '']
+      note: [
+        ...countNotes,
+        where,
+        status?.provisioning ? `provisioning ${status.provisioning}` : '',
+      ]
         .filter(Boolean)
         .join('; '),
     };
@@ -220,8 +223,49 @@ function integration(
     id: kind,
     title,
     timeoutMs,
+    // The local backend, on the machine or in its image, has every facility the suites use.
+    complete: kind !== 'appwrite',
     run: (stage) => vitest(stage, ['--project', 'integration'], { LIVEDESK_TARGET: kind }),
   };
+}
+
+/** Runs a check script that writes `{ran, passed, reason}` to `LIVEDESK_STATUS_FILE`: one check. */
+async function statusCheck(
+  stage: Stage,
+  script: string,
+  env: Record<string, string> = {},
+): Promise<Omit<StageResult, 'seconds'>> {
+  const work = mkdtempSync(join(tmpdir(), `livedesk-${stage.id}-`));
+  const statusFile = join(work, 'status.json');
+  try {
+    const run = await exec(process.execPath, [script], {
+      env: { ...env, LIVEDESK_STATUS_FILE: statusFile },
+      timeoutMs: stage.timeoutMs,
+    });
+    const status = existsSync(statusFile)
+      ? (JSON.parse(readFileSync(statusFile, 'utf8')) as {
+          ran: boolean;
+          passed: boolean;
+          reason: string;
+        })
+      : null;
+    if (!status)
+      return {
+        outcome: 'failed',
+        passed: 0,
+        failed: 1,
+        notRun: 0,
+        note: run.timedOut
+          ? `timed out after ${stage.timeoutMs / 60_000} min`
+          : `the check exited with code ${run.code} and no result`,
+      };
+    if (!status.ran) return { outcome: 'not run', notRun: 1, note: status.reason };
+    return status.passed
+      ? { outcome: 'passed', passed: 1, failed: 0, notRun: 0, note: status.reason }
+      : { outcome: 'failed', passed: 0, failed: 1, notRun: 0, note: status.reason };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 const STAGES: Stage[] = [
@@ -245,6 +289,7 @@ const STAGES: Stage[] = [
     id: 'unit',
     title: 'unit (unit, emulator)',
     timeoutMs: 10 * 60_000,
+    complete: true,
     run: (stage) => vitest(stage, ['--project', 'unit', '--project', 'emulator']),
   },
   integration('local', 'integration on local', 10 * 60_000),
@@ -253,40 +298,15 @@ const STAGES: Stage[] = [
     id: 'container-kill',
     title: 'container killed mid-suite',
     timeoutMs: 5 * 60_000,
-    run: async (stage) => {
-      const work = mkdtempSync(join(tmpdir(), 'livedesk-kill-'));
-      const statusFile = join(work, 'status.json');
-      try {
-        const run = await exec(process.execPath, ['integration/checks/kill-mid-suite.ts'], {
-          env: { LIVEDESK_TARGET: 'container', LIVEDESK_STATUS_FILE: statusFile },
-          timeoutMs: stage.timeoutMs,
-        });
-        const status = existsSync(statusFile)
-          ? (JSON.parse(readFileSync(statusFile, 'utf8')) as {
-              ran: boolean;
-              passed: boolean;
-              reason: string;
-            })
-          : null;
-        if (!status)
-          return {
-            outcome: 'failed',
-            note: `the check exited with code ${run.code} and no result`,
-          };
-        if (!status.ran) return { outcome: 'not run', notRun: 1, note: status.reason };
-        return status.passed
-          ? { outcome: 'passed', passed: 1, failed: 0, notRun: 0, note: status.reason }
-          : { outcome: 'failed', passed: 0, failed: 1, notRun: 0, note: status.reason };
-      } finally {
-        rmSync(work, { recursive: true, force: true });
-      }
-    },
+    run: (stage) =>
+      statusCheck(stage, 'integration/checks/kill-mid-suite.ts', { LIVEDESK_TARGET: 'container' }),
   },
   integration('appwrite', 'integration on real Appwrite', 30 * 60_000),
   {
     id: 'e2e',
     title: 'end-to-end (browser)',
     timeoutMs: 15 * 60_000,
+    complete: true,
     run: async (stage) => {
       const projects = await vitestProjects();
       if (projects && !projects.includes('e2e'))
@@ -298,6 +318,12 @@ const STAGES: Stage[] = [
         };
       return vitest(stage, ['--project', 'e2e']);
     },
+  },
+  {
+    id: 'readme',
+    title: "the README's npm start, in a clean copy (browser)",
+    timeoutMs: 15 * 60_000,
+    run: (stage) => statusCheck(stage, 'integration/checks/readme-start.ts'),
   },
 ];
 
@@ -390,6 +416,14 @@ async function main(): Promise<number> {
   const started = Date.now();
   const results = new Map<Stage, StageResult>();
   for (const stage of stages) {
+    if (stopping) {
+      results.set(stage, {
+        outcome: 'not run',
+        seconds: 0,
+        note: `not started: stopped by ${stopping}`,
+      });
+      continue;
+    }
     console.log(`\n${'━'.repeat(72)}\n▶ ${stage.title} [${stage.id}]\n${'━'.repeat(72)}`);
     const stageStarted = Date.now();
     let result: Omit<StageResult, 'seconds'>;
@@ -398,6 +432,7 @@ async function main(): Promise<number> {
     } catch (error) {
       result = { outcome: 'failed', note: `the runner failed: ${(error as Error).message}` };
     }
+    if (stopping) result = { ...result, outcome: 'failed', note: `stopped by ${stopping}` };
     const seconds = (Date.now() - stageStarted) / 1000;
     results.set(stage, { ...result, seconds });
     console.log(
@@ -414,24 +449,38 @@ async function main(): Promise<number> {
     .map((stage) => stage.id);
   const notSelected = [...required].filter((id) => !stages.some((stage) => stage.id === id));
   const problems = [
+    stopping ? `stopped by ${stopping}` : '',
     failed.length ? `failed: ${failed.join(', ')}` : '',
     missing.length ? `required but not run: ${missing.join(', ')}` : '',
     notSelected.length ? `required but not selected: ${notSelected.join(', ')}` : '',
   ].filter(Boolean);
   console.log(problems.length ? `\nRESULT: FAILED (${problems.join('; ')})` : '\nRESULT: OK');
+  console.log(totalLine([...results.values()]));
+  if (stopping) return stopping === 'SIGINT' ? 130 : 143;
   return problems.length ? 1 : 0;
 }
 
+/**
+ * SIGINT or SIGTERM: the running stage's process group gets SIGTERM (SIGKILL 10 s later if it is
+ * still there); the loop then counts it as failed, the rest as not run, and prints the summary.
+ * A second signal exits at once.
+ */
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    if (current?.pid) {
+  process.on(signal, () => {
+    if (stopping) process.exit(signal === 'SIGINT' ? 130 : 143);
+    stopping = signal;
+    console.error(`\n[test] ${signal}: stopping the running stage, then the summary`);
+    const group = current?.pid;
+    if (!group) return;
+    const kill = (name: NodeJS.Signals) => {
       try {
-        process.kill(-current.pid, 'SIGTERM');
+        process.kill(-group, name);
       } catch {
         // already gone
       }
-    }
-    process.exit(130);
+    };
+    kill('SIGTERM');
+    setTimeout(() => kill('SIGKILL'), 10_000).unref();
   });
 }
 

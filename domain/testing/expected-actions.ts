@@ -4,7 +4,7 @@ import { ORDER_ACTIONS, type OrderAction } from '../order-machine.ts';
 /** `ok` or the refusal code, per state in the order of `ORDER_STATUSES`. */
 export type ExpectedOutcomes = Record<OrderAction, string[]>;
 
-// Written out by hand from PRODUCT.md §3 and §5 (not derived from the code under test), for an
+// Written out by hand from docs/product.md §5 and §6 (not derived from the code under test), for an
 // UNASSIGNED order. Columns follow ORDER_STATUSES:
 // pending_payment payment_failed paid preparing ready fulfilled canceled refunded.
 const IT = 'INVALID_TRANSITION';

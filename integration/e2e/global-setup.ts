@@ -6,6 +6,7 @@ import { Client } from 'node-appwrite';
 import { build, preview, type PreviewServer } from 'vite';
 import type { TestProject } from 'vitest/node';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../scripts/lib/demo-data.ts';
+import { CHROMIUM_PATH } from '../../scripts/lib/env.ts';
 import { Provisioner } from '../../scripts/lib/provisioner.ts';
 import { Seeder } from '../../scripts/lib/seeder.ts';
 import { schema } from '../../scripts/schema.ts';
@@ -36,7 +37,7 @@ declare module 'vitest' {
 }
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = CHROMIUM_PATH;
 const SEED_ORDERS = Number(process.env.E2E_SEED_ORDERS ?? 100);
 const log = (line: string) => console.log(`[e2e] ${line}`);
 

@@ -292,7 +292,7 @@ describe('document events', () => {
       data: { text: 'bye' },
     });
     await databases.deleteDocument({ databaseId, collectionId, documentId: 'ev' });
-    await until(() => anaInbox.inbox.length === 3, 5000, 'three events for Ana');
+    await until(() => anaInbox.inbox.length === 3, 15_000, 'three events for Ana');
     const [created, updated, deleted] = anaInbox.inbox;
     expect(created!.events).toContain(
       `databases.${databaseId}.collections.${collectionId}.documents.ev.create`,
@@ -328,7 +328,7 @@ describe('document events', () => {
       collectionId,
       documents: [{ text: '1' }, { text: '2' }, { text: '3' }],
     });
-    await until(() => inbox.inbox.length === 3, 5000, 'three create events');
+    await until(() => inbox.inbox.length === 3, 15_000, 'three create events');
     expect(inbox.inbox.map((event) => event.payload.text)).toEqual(['1', '2', '3']);
   });
 });

@@ -99,7 +99,7 @@ describe('realtime document events (browser SDK)', () => {
     });
     await until(
       () => reader.inbox.length === 2 && open.inbox.length === 1,
-      5000,
+      15_000,
       'document events',
     );
     const [created, updated] = reader.inbox;
@@ -125,7 +125,7 @@ describe('realtime document events (browser SDK)', () => {
     );
     expect(updated!.subscriptions).toEqual([reader.id]);
     expect(open.inbox[0]!.payload).toMatchObject({ status: 'open' });
-    await until(() => rows.inbox.length === 2, 5000, 'row-channel events');
+    await until(() => rows.inbox.length === 2, 15_000, 'row-channel events');
     await sleep(QUIET_MS);
     expect(outsider.inbox).toHaveLength(0);
     expect(guest.inbox).toHaveLength(0);
@@ -149,7 +149,7 @@ describe('realtime document events (browser SDK)', () => {
       data: { status: 'shared with Ben' },
       permissions: [Permission.read(Role.user(ben.userId))],
     });
-    await until(() => member.inbox.length === 2 && named.inbox.length === 1, 5000, 'events');
+    await until(() => member.inbox.length === 2 && named.inbox.length === 1, 15_000, 'events');
     await sleep(QUIET_MS);
     expect(named.inbox.map((e) => e.payload.status)).toEqual(['shared with Ben']);
     expect(member.inbox.map((e) => e.payload.status)).toEqual(['team only', 'shared with Ben']);

@@ -59,7 +59,7 @@ describe('realtime faults (a backend of its own)', () => {
     expect(await response.json()).toEqual({ dropped: 1 });
     expect(await first.closed()).toBe(1006);
 
-    await until(() => socketOf(realtime) !== first, 5000, 'a new socket');
+    await until(() => socketOf(realtime) !== first, 15_000, 'a new socket');
     const second = socketOf(realtime);
     await second.waitFor(
       (m) =>
@@ -69,7 +69,7 @@ describe('realtime faults (a backend of its own)', () => {
         ),
     );
     await rename();
-    await until(() => sub.inbox.length === 1, 5000, 'an event after reconnecting');
+    await until(() => sub.inbox.length === 1, 15_000, 'an event after reconnecting');
     expect(sub.inbox[0]!.subscriptions).toEqual([sub.id]);
   });
 
@@ -102,7 +102,7 @@ describe('realtime faults (a backend of its own)', () => {
       'the SDK to resubscribe after the restart',
     );
     await rename();
-    await until(() => sub.inbox.length === 1, 5000, 'an event published after the restart');
+    await until(() => sub.inbox.length === 1, 15_000, 'an event published after the restart');
     expect(sub.inbox[0]!.payload).toMatchObject({ $id: teamId, name: `Name ${renames}` });
     expect(sub.inbox[0]!.subscriptions).toEqual([sub.id]);
   });

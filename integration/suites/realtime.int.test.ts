@@ -84,7 +84,7 @@ describe('realtime (browser SDK)', () => {
     });
 
     await renameTeam(teamId, 'Front desk');
-    await until(() => byTeam.inbox.length > 0 && allTeams.inbox.length > 0, 5000, 'team event');
+    await until(() => byTeam.inbox.length > 0 && allTeams.inbox.length > 0, 15_000, 'team event');
     const event = byTeam.inbox[0]!;
     expect(event.payload).toMatchObject({ $id: teamId, name: 'Front desk' });
     expect(event.events).toEqual(
@@ -122,7 +122,7 @@ describe('realtime (browser SDK)', () => {
     const guest = await listen(realtimeFor(webClient()), ['teams', `teams.${teamId}`]);
 
     await renameTeam(teamId, 'Kitchen');
-    await until(() => member.inbox.length === 1, 5000, 'the member to receive the event');
+    await until(() => member.inbox.length === 1, 15_000, 'the member to receive the event');
     await sleep(QUIET_MS);
     expect(outsider.inbox).toHaveLength(0);
     expect(guest.inbox).toHaveLength(0);
@@ -134,7 +134,7 @@ describe('realtime (browser SDK)', () => {
       userId: ben.userId,
     });
     await renameTeam(teamId, 'Kitchen 2');
-    await until(() => outsider.inbox.length === 1, 5000, 'the new member to receive the event');
+    await until(() => outsider.inbox.length === 1, 15_000, 'the new member to receive the event');
     expect(outsider.inbox[0]!.payload).toMatchObject({ name: 'Kitchen 2' });
     expect(guest.inbox).toHaveLength(0);
   });
@@ -159,7 +159,7 @@ describe('realtime (browser SDK)', () => {
     await renameTeam(teamId, 'Match');
     await until(
       () => named.inbox.length === 1 && either.inbox.length === 1,
-      5000,
+      15_000,
       'filtered events',
     );
     await sleep(QUIET_MS);
@@ -176,7 +176,7 @@ describe('realtime (browser SDK)', () => {
     realtime.onError((error, code) => errors.push([error?.message ?? '', code]));
     const ok = await listen(realtime, 'teams');
     await realtime.subscribe('teams', () => undefined, [Query.contains('name', ['x'])]);
-    await until(() => errors.length > 0, 5000, 'an error');
+    await until(() => errors.length > 0, 15_000, 'an error');
     expect(errors[0]).toEqual([
       "Invalid query: Query method 'contains' is not supported in Realtime queries. Allowed: equal, notEqual, lessThan, lessThanEqual, greaterThan, greaterThanEqual, isNull, isNotNull, and, or, select",
       1003,
@@ -202,7 +202,7 @@ describe('realtime (browser SDK)', () => {
       subscriptions: [{ subscriptionId: leaving.id, removed: true }],
     });
     await renameTeam(teamId, 'After');
-    await until(() => staying.inbox.length === 1, 5000, 'the remaining subscription');
+    await until(() => staying.inbox.length === 1, 15_000, 'the remaining subscription');
     expect(staying.inbox[0]!.subscriptions).toEqual([staying.id]);
     await sleep(QUIET_MS);
     expect(leaving.inbox).toHaveLength(0);
@@ -220,7 +220,7 @@ describe('realtime (browser SDK)', () => {
     expect(acks(replaced).get(sub.id)!.queries).toHaveLength(1);
     await renameTeam(teamId, 'No');
     await renameTeam(teamId, 'Yes');
-    await until(() => sub.inbox.length === 1, 5000, 'the event for the replaced subscription');
+    await until(() => sub.inbox.length === 1, 15_000, 'the event for the replaced subscription');
     await sleep(QUIET_MS);
     expect(sub.inbox.map((e) => e.payload.name)).toEqual(['Yes']);
   });
@@ -243,7 +243,7 @@ describe('realtime (browser SDK)', () => {
       password: ana.password,
     });
     storage.clear(); // that sign-in left its cookie fallback for every browser client here
-    await until(() => mine.inbox.length === 1, 5000, 'the account event');
+    await until(() => mine.inbox.length === 1, 15_000, 'the account event');
     expect(mine.inbox[0]!.events).toContain(`users.${ana.userId}.sessions.${session.$id}.create`);
     expect(mine.inbox[0]!.payload).toMatchObject({ $id: session.$id, userId: ana.userId });
     expect(mine.inbox[0]!.channels).toEqual(['account', `account.${ana.userId}`]);
@@ -313,7 +313,7 @@ describe('realtime (browser SDK)', () => {
       email,
       password: 'password-123',
     });
-    await until(() => own.inbox.length === 1, 5000, 'the account event');
+    await until(() => own.inbox.length === 1, 15_000, 'the account event');
     expect(own.inbox[0]!.payload).toMatchObject({ userId: user.$id });
   });
 
@@ -408,7 +408,7 @@ describe('realtime (browser SDK)', () => {
     });
     const presenceId = presence.$id as string;
 
-    await until(() => watching.inbox.length === 1, 5000, 'the presence event');
+    await until(() => watching.inbox.length === 1, 15_000, 'the presence event');
     const upsert = watching.inbox[0]!;
     expect(upsert.events).toContain(`presences.${presenceId}.upsert`);
     expect(upsert.channels).toEqual(
@@ -423,7 +423,7 @@ describe('realtime (browser SDK)', () => {
     );
 
     await benRealtime.disconnect();
-    await until(() => watching.inbox.length === 2, 5000, 'the presence removal');
+    await until(() => watching.inbox.length === 2, 15_000, 'the presence removal');
     expect(watching.inbox[1]!.events).toContain(`presences.${presenceId}.delete`);
     const gone = await new Presences(ana.client).get({ presenceId }).catch((e: unknown) => e);
     expect((gone as AppwriteException).type).toBe('presence_not_found');
@@ -436,7 +436,7 @@ describe('realtime (browser SDK)', () => {
     const errors: [string, number | undefined][] = [];
     realtime.onError((error, code) => errors.push([error?.message ?? '', code]));
     await realtime.upsertPresence({ presenceId: ID.unique(), status: 'online' });
-    await until(() => errors.length > 0, 5000, 'an error');
+    await until(() => errors.length > 0, 15_000, 'an error');
     expect(errors[0]).toEqual(['User must be authorized', 401]);
   });
 

@@ -1,10 +1,11 @@
-import { Databases, ID, Query } from 'node-appwrite';
+import { Databases, ID, Presences, Query, type Client } from 'node-appwrite';
 import { describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, DEMO_PRODUCTS } from '../../scripts/lib/demo-data.ts';
+import { DEMO_ACCOUNTS, DEMO_PRODUCTS, SIMULATED_STAFF } from '../../scripts/lib/demo-data.ts';
 import { generateOrder } from '../../scripts/lib/order-generator.ts';
 import { Provisioner } from '../../scripts/lib/provisioner.ts';
 import { Random } from '../../scripts/lib/random.ts';
-import { Simulator } from '../../scripts/lib/simulator.ts';
+import { Seeder } from '../../scripts/lib/seeder.ts';
+import { leftForPeople, Simulator } from '../../scripts/lib/simulator.ts';
 import { schema } from '../../scripts/schema.ts';
 import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
 import { backend, serverClient } from '../support/clients.ts';
@@ -90,5 +91,138 @@ describe('simulator (npm run simulate)', () => {
     expect(Math.min(...revs)).toBeGreaterThanOrEqual(BUMPED_REV);
     // Some of them were changed again by the simulator afterwards, from the newer rev.
     expect(Math.max(...revs)).toBeGreaterThan(BUMPED_REV);
+  });
+});
+
+/** An order id that the demo leaves to people (`true`) or not. */
+function idLeftForPeople(wanted: boolean): string {
+  for (;;) {
+    const id = ID.unique();
+    if (leftForPeople(id) === wanted) return id;
+  }
+}
+
+/** Creates a paid order `id` (number `number`), held by `holder` or by nobody. */
+async function paidOrder(
+  databases: Databases,
+  id: string,
+  number: number,
+  holder: { id: string; name: string } | null,
+): Promise<void> {
+  const now = Date.now();
+  const {
+    $id: _id,
+    $createdAt: _c,
+    $updatedAt: _u,
+    ...order
+  } = generateOrder({
+    number,
+    createdAt: now - 60_000,
+    now,
+    products: DEMO_PRODUCTS,
+    staff: SIMULATED_STAFF,
+    random: new Random(number),
+  });
+  await databases.createDocument({
+    databaseId: DATABASE_ID,
+    collectionId: COLLECTIONS.orders,
+    documentId: id,
+    data: {
+      ...order,
+      status: 'paid',
+      paymentStatus: 'succeeded',
+      paidAt: new Date(now - 30_000).toISOString(),
+      startedAt: null,
+      readyAt: null,
+      fulfilledAt: null,
+      canceledAt: null,
+      refundedCents: 0,
+      assigneeId: holder?.id ?? null,
+      assigneeName: holder?.name ?? null,
+      rev: 1,
+    },
+  });
+}
+
+async function everyDocument(
+  admin: Client,
+  collectionId: string,
+): Promise<Record<string, unknown>[]> {
+  const { documents } = await new Databases(admin).listDocuments({
+    databaseId: DATABASE_ID,
+    collectionId,
+    queries: [Query.limit(5000)],
+  });
+  return documents as unknown as Record<string, unknown>[];
+}
+
+describe('simulator in demo mode (npm start)', () => {
+  it('acts as its own simulated staff and leaves alone what people hold, have open or are left', async (context) => {
+    await using started = await startOwnBackend();
+    if (!started)
+      return context.skip(`the ${backend().kind} target does not start a backend per test`);
+    const admin = serverClient(started);
+    await new Provisioner(admin).apply({ ...schema, functions: [] });
+    const seeder = new Seeder(admin);
+    await seeder.ensureAccounts();
+    await seeder.ensureSimulatedStaff();
+    const databases = new Databases(admin);
+    const [ana, marco] = ['demo-ana', 'demo-manager'].map((id) =>
+      DEMO_ACCOUNTS.find((account) => account.id === id)!,
+    );
+
+    // Held by people, opened by a person, left for people, and free for the simulated staff.
+    const held = [idLeftForPeople(false), idLeftForPeople(false)];
+    const opened = idLeftForPeople(false);
+    const left = [idLeftForPeople(true), idLeftForPeople(true)];
+    const free = Array.from({ length: 6 }, () => idLeftForPeople(false));
+    let number = 1000;
+    await paidOrder(databases, held[0]!, ++number, ana!);
+    await paidOrder(databases, held[1]!, ++number, marco!);
+    for (const id of [opened, ...left, ...free]) await paidOrder(databases, id, ++number, null);
+    // Marco has `opened` open in his drawer, as the desk announces it.
+    await new Presences(admin).upsert({
+      presenceId: ID.unique(),
+      userId: marco!.id,
+      status: 'viewing',
+      metadata: { orderId: opened, name: marco!.name },
+    });
+
+    const simulator = new Simulator(admin, 11, 'demo');
+    await simulator.prepare();
+    const stats = await simulator.run(30, 3);
+    expect(stats.errors).toBe(0);
+    expect(stats.events).toBeGreaterThan(20);
+    expect(stats.byKind.claim + stats.byKind.advance).toBeGreaterThan(0);
+
+    const orders = await everyDocument(admin, COLLECTIONS.orders);
+    const byId = new Map(orders.map((order) => [order.$id as string, order]));
+    for (const id of [...held, opened, ...left])
+      expect(byId.get(id), `order ${id}`).toMatchObject({ rev: 1, status: 'paid' });
+    expect(byId.get(held[0]!)).toMatchObject({ assigneeId: ana!.id });
+    // Everything it changed is held by its own staff, named as simulated.
+    const simulatedIds = new Set(SIMULATED_STAFF.map((member) => member.id));
+    const changed = orders.filter((order) => (order.rev as number) > 1);
+    expect(changed.length).toBeGreaterThan(0);
+    for (const order of changed) {
+      expect(simulatedIds.has(order.assigneeId as string), `${order.$id as string}`).toBe(true);
+      expect(order.assigneeName).toMatch(/\(simulated\)$/);
+    }
+    // The new orders it left to people wait, unclaimed.
+    const created = orders.filter((order) => (order.number as number) > number);
+    expect(created.length).toBeGreaterThan(0);
+    for (const order of created.filter((o) => leftForPeople(o.$id as string)))
+      expect(order).toMatchObject({ status: 'paid', assigneeId: null, rev: 1 });
+    // No note or activity in a person's name, none on what people hold, have open or are left.
+    const untouchable = new Set([...held, opened, ...left]);
+    const people = new Set(DEMO_ACCOUNTS.map((account) => account.id));
+    for (const note of await everyDocument(admin, COLLECTIONS.notes)) {
+      expect(simulatedIds.has(note.authorId as string)).toBe(true);
+      expect(untouchable.has(note.orderId as string)).toBe(false);
+    }
+    for (const entry of await everyDocument(admin, COLLECTIONS.activity)) {
+      expect(people.has(entry.actorId as string)).toBe(false);
+      expect(untouchable.has(entry.orderId as string)).toBe(false);
+    }
   });
 });

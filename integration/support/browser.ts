@@ -51,7 +51,7 @@ export class RecordingWebSocket extends NativeWebSocket {
   /** Resolves with the first message (already received or not) that `predicate` accepts. */
   waitFor(
     predicate: (message: ReceivedMessage) => boolean,
-    timeoutMs = 5000,
+    timeoutMs = 15_000,
   ): Promise<ReceivedMessage> {
     return new Promise((resolve, reject) => {
       const check = () => {
@@ -81,7 +81,7 @@ export class RecordingWebSocket extends NativeWebSocket {
   }
 
   /** Resolves once the socket is closed, with its close code. */
-  closed(timeoutMs = 5000): Promise<number> {
+  closed(timeoutMs = 15_000): Promise<number> {
     return new Promise((resolve, reject) => {
       const check = () => {
         if (this.readyState !== NativeWebSocket.CLOSED) return;
@@ -153,7 +153,7 @@ export function socketOf(realtime: Realtime): RecordingWebSocket {
 /** Waits until `predicate()` is true, polling every 20 ms. */
 export async function until(
   predicate: () => boolean,
-  timeoutMs = 5000,
+  timeoutMs = 15_000,
   what = 'condition',
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -25,6 +25,12 @@ export interface TestFunctionOptions {
   id: string;
   /** The ESM source of `main.js`. */
   code: string;
+  /** The whole archive instead (name → source), for code that cannot run; `code` is then unused. */
+  files?: Record<string, string>;
+  /** Build commands (none by default). */
+  commands?: string;
+  /** Resolve with a deployment whose build failed instead of throwing. */
+  allowFailedBuild?: boolean;
   execute?: string[];
   events?: string[];
   schedule?: string;
@@ -80,16 +86,18 @@ export async function deployTestFunction(
       value,
       secret: false,
     });
-  const archive = await codeArchive({
-    'main.js': options.code,
-    'package.json': JSON.stringify({ type: 'module' }),
-  });
+  const archive = await codeArchive(
+    options.files ?? {
+      'main.js': options.code,
+      'package.json': JSON.stringify({ type: 'module' }),
+    },
+  );
   const created = await functions.createDeployment({
     functionId: options.id,
     code: InputFile.fromBuffer(archive, 'code.tar.gz'),
     activate: true,
     entrypoint: 'main.js',
-    commands: '',
+    commands: options.commands ?? '',
   });
   const deployment = await poll(
     () => functions.getDeployment({ functionId: options.id, deploymentId: created.$id }),
@@ -97,7 +105,11 @@ export async function deployTestFunction(
     120_000,
     `deployment of ${options.id}`,
   );
-  if (deployment.status !== 'ready') throw new Error(`build failed: ${deployment.buildLogs}`);
+  if (deployment.status !== 'ready') {
+    if (options.allowFailedBuild)
+      return { functions, fn: await functions.get({ functionId: options.id }), deployment };
+    throw new Error(`build failed: ${deployment.buildLogs}`);
+  }
   const fn = await poll(
     () => functions.get({ functionId: options.id }),
     (f) => f.deploymentId === created.$id,

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
  * `$ref` and `anyOf` followed). Extra properties are allowed (documents carry their attributes).
  *
  * The models come from `openapi-models.json`, extracted from the spec by
- * `scripts/extract-openapi-models.ts` (the spec itself lives outside the repository).
+ * `scripts/extract-openapi-models.ts` from Appwrite's spec (github.com/appwrite/specs, not copied here).
  */
 
 interface Schema {

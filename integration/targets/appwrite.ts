@@ -91,7 +91,7 @@ export interface AppwriteBootstrap {
 
 /**
  * Bootstraps a fresh Appwrite programmatically, as Appwrite's own end-to-end tests do
- * (appwrite-notes.md §1.3): console account → console session (cookie) → organization (a team in
+ * (appwrite/appwrite `tests/e2e/Scopes/Scope.php` `getRoot()`, `ProjectCustom.php`): console account → console session (cookie) → organization (a team in
  * the console project) → project → API key with {@link TEST_KEY_SCOPES} → a web platform for
  * 127.0.0.1 (for browser tests).
  *

@@ -3,9 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { getContainerRuntimeClient, type ContainerRuntimeClient } from 'testcontainers';
+import { projectPath } from '../../scripts/lib/env.ts';
 
 /** Where `scripts/setup-podman.sh` serves podman's Docker API unless `PODMAN_SOCKET` says otherwise. */
-export const PODMAN_SOCKET = process.env.PODMAN_SOCKET ?? '/tmp/podman.sock';
+export const PODMAN_SOCKET = projectPath(process.env.PODMAN_SOCKET ?? '/tmp/podman.sock');
 
 /** The container engine testcontainers talks to. */
 export interface ContainerEngine {

@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** The flags every browser test and the benchmark use (reference/perf-notes.md §5). */
+/**
+ * The flags every browser test and the benchmark use: one set, so runs compare. Chromium run as
+ * root needs `--no-sandbox`; `--disable-background-networking`, `--disable-component-update` and
+ * `--disable-sync` stop background traffic that would compete with the page (Playwright passes
+ * the first two as well: microsoft/playwright `chromiumSwitches.ts`).
+ */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

@@ -87,6 +87,17 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { id: 'demo-ben', name: 'Ben Okafor', email: 'ben@livedesk.test', role: 'staff' },
 ];
 
+/**
+ * The staff of the demo traffic under `npm start` (the simulator's `demo` mode): accounts of
+ * their own, named as simulated on every screen, with no password (nobody signs in as them),
+ * so that a person signed in with a demo account only ever sees their own actions under their name.
+ */
+export const SIMULATED_STAFF: readonly DemoAccount[] = [
+  { id: 'sim-kim', name: 'Sim Kim (simulated)', email: 'sim-kim@livedesk.test', role: 'staff' },
+  { id: 'sim-lou', name: 'Sim Lou (simulated)', email: 'sim-lou@livedesk.test', role: 'staff' },
+  { id: 'sim-noa', name: 'Sim Noa (simulated)', email: 'sim-noa@livedesk.test', role: 'staff' },
+];
+
 /** First names for generated customers. */
 export const FIRST_NAMES = [
   'Alex',

@@ -1,3 +1,19 @@
+import { resolve } from 'node:path';
+
+/** The project's root folder (where package.json and .env live). */
+export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * A path taken from the environment, made absolute once: a relative one is relative to the
+ * project root (where `npm` runs its scripts), whatever the current working directory.
+ */
+export function projectPath(value: string, root: string = PROJECT_ROOT): string {
+  return resolve(root, value);
+}
+
+/** Chromium for the browser tests, bench:ui and the README check (`CHROMIUM_PATH`), absolute. */
+export const CHROMIUM_PATH = projectPath(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+
 /** Where admin scripts reach Appwrite: any Appwrite, or the local backend. */
 export interface AdminEnv {
   endpoint: string;

@@ -460,7 +460,12 @@ export class Provisioner {
         variablesChanged = true;
       }
     }
-    const bundle = await bundleFunction(functionId, this.functionsDir);
+    const bundle = await bundleFunction(functionId, this.functionsDir).catch((error: unknown) => {
+      throw new Error(
+        `Function ${functionId} failed to build: ${(error as Error).message.split('\n').slice(0, 2).join(' ')}`,
+        { cause: error },
+      );
+    });
     const hashVariable = variables.find((variable) => variable.key === CODE_HASH_VARIABLE);
     if (existing.deploymentId && hashVariable?.value === bundle.hash && !variablesChanged) return;
     const deployment = await this.functions.createDeployment({
@@ -487,7 +492,7 @@ export class Provisioner {
       const deployment = await this.functions.getDeployment({ functionId, deploymentId });
       if (deployment.status === 'failed' || deployment.status === 'canceled')
         throw new Error(
-          `Deployment ${deploymentId} of ${functionId} ${deployment.status}:\n${deployment.buildLogs}`,
+          `Function ${functionId} failed to deploy: its build ${deploymentId} ${deployment.status} (${lastLine(deployment.buildLogs)}); its full build log is on the deployment.`,
         );
       if (deployment.status === 'ready') {
         const fn = await this.functions.get({ functionId });
@@ -530,6 +535,17 @@ export class Provisioner {
       this.change(`~ bucket ${spec.id} (${diffs.join(', ')})`);
     }
   }
+}
+
+/** The last non-empty line of a log (`no log` when there is none). */
+function lastLine(log: string): string {
+  return (
+    log
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .at(-1) ?? 'no log'
+  );
 }
 
 function functionDifferences(spec: FunctionSpec, actual: Models.Function): string[] {

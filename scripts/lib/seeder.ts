@@ -1,7 +1,14 @@
 import { AppwriteException, Databases, ID, Query, Teams, Users, type Client } from 'node-appwrite';
 import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID } from '../../domain/ids.ts';
 import { orderFromDocument, type OrderDocument } from '../../domain/order.ts';
-import { DEMO_ACCOUNTS, DEMO_CURRENCY, DEMO_PASSWORD, DEMO_PRODUCTS } from './demo-data.ts';
+import {
+  DEMO_ACCOUNTS,
+  DEMO_CURRENCY,
+  DEMO_PASSWORD,
+  DEMO_PRODUCTS,
+  SIMULATED_STAFF,
+  type DemoAccount,
+} from './demo-data.ts';
 import { generateOrder, orderTimes, type GeneratedOrder } from './order-generator.ts';
 import { ProgressBar } from './progress.ts';
 import { Random } from './random.ts';
@@ -56,11 +63,23 @@ export class Seeder {
 
   /** Creates the demo accounts that are missing and gives each its desk role. */
   async ensureAccounts(): Promise<void> {
+    await this.ensureMembers(DEMO_ACCOUNTS, DEMO_PASSWORD);
+  }
+
+  /** Creates the demo traffic's own staff ({@link SIMULATED_STAFF}; no password) in the desk team. */
+  async ensureSimulatedStaff(): Promise<void> {
+    await this.ensureMembers(SIMULATED_STAFF, undefined);
+  }
+
+  private async ensureMembers(
+    accounts: readonly DemoAccount[],
+    password: string | undefined,
+  ): Promise<void> {
     const memberships = await this.teams.listMemberships({
       teamId: DESK_TEAM_ID,
       queries: [Query.limit(5000)],
     });
-    for (const account of DEMO_ACCOUNTS) {
+    for (const account of accounts) {
       try {
         await this.users.get({ userId: account.id });
       } catch (error) {
@@ -68,7 +87,7 @@ export class Seeder {
         await this.users.create({
           userId: account.id,
           email: account.email,
-          password: DEMO_PASSWORD,
+          ...(password === undefined ? {} : { password }),
           name: account.name,
         });
       }
@@ -106,16 +125,16 @@ export class Seeder {
 
   /**
    * Adds `count` orders over the last `days` (default 30; numbers continue after the highest),
-   * with a progress bar.
+   * handled by `staff` (default: the demo accounts but the owner), with a progress bar.
    */
   async seedOrders(
     count: number,
-    options: { seed?: number; now?: number; days?: number } = {},
+    options: { seed?: number; now?: number; days?: number; staff?: readonly DemoAccount[] } = {},
   ): Promise<{ orders: number; activities: number; seconds: number }> {
     const startedAt = Date.now();
     const now = options.now ?? Date.now();
     const random = new Random(options.seed ?? 20261122);
-    const staff = DEMO_ACCOUNTS.filter((account) => account.role !== 'owner');
+    const staff = options.staff ?? DEMO_ACCOUNTS.filter((account) => account.role !== 'owner');
     const firstNumber = Math.max(await this.maxOrderNumber(), 1000) + 1;
     const times = orderTimes(count, now, random, options.days);
     const orders = times.map((createdAt, index) =>

@@ -1,4 +1,4 @@
-import { Databases, ID, Query, type Client } from 'node-appwrite';
+import { Databases, ID, Presences, Query, type Client } from 'node-appwrite';
 import { AppError } from '../../domain/errors.ts';
 import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
 import { decideOrderAction, type OrderAction } from '../../domain/order-machine.ts';
@@ -8,7 +8,7 @@ import {
   type Order,
   type OrderDocument,
 } from '../../domain/order.ts';
-import { DEMO_ACCOUNTS, DEMO_PRODUCTS } from './demo-data.ts';
+import { DEMO_ACCOUNTS, DEMO_PRODUCTS, SIMULATED_STAFF, type DemoAccount } from './demo-data.ts';
 import {
   isAppwriteError,
   readOrder,
@@ -37,6 +37,36 @@ const NEXT_ACTION: Partial<Record<Order['status'], OrderAction>> = {
   ready: 'fulfil',
 };
 const MIX: Record<SimulatedEvent, number> = { 'new-order': 25, claim: 15, advance: 50, note: 10 };
+/** In the demo, the share of new orders the simulated staff leave unclaimed for the person. */
+export const LEFT_FOR_PEOPLE = 0.3;
+/** How long such an order waits for a person before the simulated staff may take it. */
+export const PEOPLE_GRACE_MS = 5 * 60_000;
+/** How old the demo's list of opened orders may be when an order is picked. */
+const PRESENCE_MAX_AGE_MS = 250;
+
+/**
+ * How the simulator behaves:
+ * - `full` (`npm run simulate`, benchmarks, tests): the demo accounts' staff act on every open
+ *   order at the full rate;
+ * - `demo` (`npm start`): it shares the desk with a person — its staff are their own accounts
+ *   ({@link SIMULATED_STAFF}, never the accounts a person signs in with); it never touches an
+ *   order someone has open (their presence names it) or holds (assigned to anyone but its own
+ *   staff); and it leaves {@link LEFT_FOR_PEOPLE} of new orders unclaimed for the person (for
+ *   {@link PEOPLE_GRACE_MS} after payment, so that they do not pile up while nobody is there).
+ */
+export type SimulatorMode = 'full' | 'demo';
+
+/** Whether the demo leaves the order with this id to people (the same answer on every run). */
+export function leftForPeople(orderId: string): boolean {
+  // FNV-1a over the id, then murmur3's finalizer: ids that differ in their last digits only
+  // (ID.unique() within one second) land far apart.
+  let hash = 2166136261;
+  for (let i = 0; i < orderId.length; i++) hash = Math.imul(hash ^ orderId.charCodeAt(i), 16777619);
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return (hash >>> 0) / 4294967296 < LEFT_FOR_PEOPLE;
+}
 const NOTES = [
   'Extra hot, please.',
   'Customer waiting at the counter.',
@@ -69,13 +99,58 @@ export class Simulator {
     conflicts: 0,
     seconds: 0,
   };
-  private readonly staff = DEMO_ACCOUNTS.filter((account) => account.role !== 'owner');
+  private readonly mode: SimulatorMode;
+  private readonly staff: readonly DemoAccount[];
+  private readonly staffIds: ReadonlySet<string>;
+  private readonly presences: Presences;
+  /** Orders someone has open (demo mode), and when that was read. */
+  private opened: { ids: ReadonlySet<string>; at: number } = { ids: new Set(), at: 0 };
+  private openedReading: Promise<void> | null = null;
+  private stopped = false;
 
   /** `client`'s settings are used over a keep-alive transport (see {@link KeepAliveClient}). */
-  constructor(client: Client, seed = Date.now()) {
+  constructor(client: Client, seed = Date.now(), mode: SimulatorMode = 'full') {
     this.client = KeepAliveClient.from(client);
     this.databases = new Databases(this.client);
+    this.presences = new Presences(this.client);
     this.random = new Random(seed);
+    this.mode = mode;
+    this.staff =
+      mode === 'demo'
+        ? SIMULATED_STAFF
+        : DEMO_ACCOUNTS.filter((account) => account.role !== 'owner');
+    this.staffIds = new Set(this.staff.map((member) => member.id));
+  }
+
+  /**
+   * Whether this simulator may act on `order`: always in `full` mode; in `demo` mode only when
+   * nobody but its own staff holds it, nobody has it open, and it is not a new order left for
+   * people.
+   */
+  private mayTouch(order: Order, now = Date.now()): boolean {
+    if (this.mode === 'full') return true;
+    if (order.assigneeId !== null)
+      return this.staffIds.has(order.assigneeId) && !this.opened.ids.has(order.id);
+    const waiting = now - (order.paidAt ?? order.createdAt);
+    if (leftForPeople(order.id) && waiting < PEOPLE_GRACE_MS) return false;
+    return !this.opened.ids.has(order.id);
+  }
+
+  /** Demo mode: reads which orders people have open (their presences), when older than 250 ms. */
+  private async readOpened(): Promise<void> {
+    if (this.mode === 'full' || Date.now() - this.opened.at < PRESENCE_MAX_AGE_MS) return;
+    this.openedReading ??= (async () => {
+      const ids = new Set<string>();
+      const { presences } = await this.presences.list({ queries: [Query.limit(1000)] });
+      for (const presence of presences) {
+        const orderId = (presence.metadata as { orderId?: unknown } | null)?.orderId;
+        if (typeof orderId === 'string') ids.add(orderId);
+      }
+      this.opened = { ids, at: Date.now() };
+    })().finally(() => {
+      this.openedReading = null;
+    });
+    await this.openedReading;
   }
 
   /** Loads open orders and the highest order number. */
@@ -124,7 +199,7 @@ export class Simulator {
     let issued = 0;
     const wastedBefore = this.wasted;
     let lastReport = started;
-    while (Date.now() < deadline) {
+    while (Date.now() < deadline && !this.stopped) {
       const due = Math.floor(((Date.now() - started) / 1000) * rate);
       while (
         issued - (this.wasted - wastedBefore) < due &&
@@ -149,6 +224,14 @@ export class Simulator {
     return { ...this.stats };
   }
 
+  /**
+   * Ends a {@link run} early: it issues nothing more, resolves once what is in flight is done,
+   * and says nothing of what fails meanwhile (the backend may be stopping too).
+   */
+  stop(): void {
+    this.stopped = true;
+  }
+
   private async one(): Promise<void> {
     this.inFlight++;
     const kind = this.open.size < 5 ? 'new-order' : this.random.weighted(MIX);
@@ -167,7 +250,7 @@ export class Simulator {
       }
     } catch (error) {
       this.stats.errors++;
-      if (this.stats.errors <= 5)
+      if (this.stats.errors <= 5 && !this.stopped)
         console.error(
           `[simulate] ${kind} failed: ${error instanceof Error ? error.message : String(error)}`,
         );
@@ -219,10 +302,11 @@ export class Simulator {
     return true;
   }
 
-  private pickOrder(filter: (order: Order) => boolean): Order | null {
+  private async pickOrder(filter: (order: Order) => boolean): Promise<Order | null> {
+    await this.readOpened();
     const candidates: Order[] = [];
     for (const order of this.open.values()) {
-      if (!this.busy.has(order.id) && filter(order)) candidates.push(order);
+      if (!this.busy.has(order.id) && filter(order) && this.mayTouch(order)) candidates.push(order);
       if (candidates.length >= 50) break;
     }
     return candidates.length ? this.random.pick(candidates) : null;
@@ -231,8 +315,8 @@ export class Simulator {
   private async transition(kind: 'claim' | 'advance'): Promise<boolean> {
     const order =
       kind === 'claim'
-        ? this.pickOrder((o) => o.status === 'paid' && o.assigneeId === null)
-        : this.pickOrder(() => true);
+        ? await this.pickOrder((o) => o.status === 'paid' && o.assigneeId === null)
+        : await this.pickOrder(() => true);
     if (!order) return this.newOrder();
     const action: OrderAction = kind === 'claim' ? 'claim' : NEXT_ACTION[order.status]!;
     const holder =
@@ -286,7 +370,7 @@ export class Simulator {
   }
 
   private async note(): Promise<boolean> {
-    const order = this.pickOrder(() => true);
+    const order = await this.pickOrder(() => true);
     if (!order) return this.newOrder();
     const author = this.random.pick(this.staff);
     await this.databases.createDocument({
@@ -335,7 +419,7 @@ export class Simulator {
       });
     } catch (error) {
       this.stats.errors++;
-      if (this.stats.errors <= 5)
+      if (this.stats.errors <= 5 && !this.stopped)
         console.error(
           `[simulate] activity batch failed: ${error instanceof Error ? error.message : String(error)}`,
         );

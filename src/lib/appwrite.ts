@@ -11,7 +11,8 @@ import {
 import { config } from './env.ts';
 
 /**
- * The one Appwrite client module of the app (ARCHITECTURE.md, appwrite/console `sdk.ts`):
+ * The one Appwrite client module of the app (docs/architecture.md; as appwrite/console's
+ * `src/lib/stores/sdk.ts`):
  * every service instance, and realtime as `subscribe()` → cleanup. Everything else reaches
  * Appwrite through here.
  */

@@ -35,7 +35,7 @@ function fromFunctionResponse(response: unknown): AppError | null {
 
 /**
  * Converts anything thrown at the SDK boundary into an {@link AppError} with the message of
- * PRODUCT.md §7. `doing` completes "You don't have permission to …" (e.g. "cancel orders").
+ * docs/product.md §8. `doing` completes "You don't have permission to …" (e.g. "cancel orders").
  */
 export function toAppError(error: unknown, doing = 'do that'): AppError {
   if (error instanceof AppError) return error;

@@ -70,6 +70,11 @@ describe('gatewayError', () => {
     expect(gatewayError(new AppwriteException('nope', 403, 'user_unauthorized')).code).toBe(
       'FORBIDDEN',
     );
+    for (const type of ['deployment_not_found', 'build_not_ready', 'function_not_found']) {
+      const cannotRun = gatewayError(new AppwriteException('no deployment', 404, type));
+      expect(cannotRun.code).toBe('SERVER_ERROR');
+      expect(cannotRun.message).toMatch(/^Something went wrong \(ref [A-Z0-9]+\)\.$/);
+    }
     const same = new AppError('FORBIDDEN', 'x');
     expect(gatewayError(same)).toBe(same);
   });

@@ -17,9 +17,20 @@ export interface FunctionsClient {
   }): Promise<Pick<Models.Execution, '$id' | 'responseStatusCode' | 'responseBody'>>;
 }
 
-function serverError(executionId: string): AppError {
-  return new AppError('SERVER_ERROR', `Something went wrong (ref ${executionId}).`, {
-    reference: executionId,
+/**
+ * The product's `SERVER_ERROR` for an execution that gave no answer the app can read (the
+ * function failed to load, crashed, timed out): its reference is the execution's id, which the
+ * backend's log line and the execution's `errors` name too.
+ */
+function serverError(
+  execution: Pick<Models.Execution, '$id' | 'responseStatusCode' | 'responseBody'>,
+): AppError {
+  const answer = execution.responseBody ? 'an unreadable answer' : 'an empty answer';
+  console.error(
+    `[livedesk] error ref ${execution.$id}: order-action execution ${execution.$id} ended ${execution.responseStatusCode} with ${answer}`,
+  );
+  return new AppError('SERVER_ERROR', `Something went wrong (ref ${execution.$id}).`, {
+    reference: execution.$id,
   });
 }
 
@@ -45,10 +56,10 @@ export function parseExecution(
   try {
     body = JSON.parse(execution.responseBody);
   } catch {
-    throw serverError(execution.$id);
+    throw serverError(execution);
   }
   if (execution.responseStatusCode === 200 && isOrderDocument(body)) return body;
-  throw appErrorFromBody(body) ?? serverError(execution.$id);
+  throw appErrorFromBody(body) ?? serverError(execution);
 }
 
 function isAppwriteException(
@@ -62,14 +73,27 @@ function isAppwriteException(
   );
 }
 
+/** Refusals that mean the function cannot run at all (no built deployment), not a bad request. */
+const NOT_RUNNABLE = new Set([
+  'deployment_not_found',
+  'build_not_ready',
+  'function_not_found',
+  'function_runtime_unsupported',
+]);
+
 /**
- * Converts what the SDK throws into an `AppError` (PRODUCT.md §7): 401 → `AUTH_REQUIRED`,
- * 429 → `RATE_LIMITED`, a request that never got an answer → `OFFLINE`; the rest as the app
- * converts any SDK error.
+ * Converts what the SDK throws into an `AppError` (docs/product.md §8): 401 → `AUTH_REQUIRED`,
+ * 429 → `RATE_LIMITED`, a request that never got an answer → `OFFLINE`, a function that cannot
+ * run (its build failed, it has no deployment) → `SERVER_ERROR` (not "we couldn't find that");
+ * the rest as the app converts any SDK error.
  */
 export function gatewayError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (isAppwriteException(error)) {
+    if (NOT_RUNNABLE.has(error.type))
+      return toAppError(
+        new Error(`order-action cannot run: ${error.type} (${error.code}): ${error.message}`),
+      );
     if (error.code === 401)
       return new AppError('AUTH_REQUIRED', 'Your session has ended. Sign in again.');
     if (error.code === 429)

@@ -4,7 +4,7 @@ import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import { createAppwriteRealtimePort, isSubscribeAck, reconnectDelayMs } from './appwrite-port.ts';
 import type { RealtimeEvent } from './ports.ts';
 
-describe('reconnectDelayMs (the SDK backoff, PRODUCT.md §8)', () => {
+describe('reconnectDelayMs (the SDK backoff, docs/product.md §9)', () => {
   it.each([
     [0, 1_000],
     [4, 1_000],

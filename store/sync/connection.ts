@@ -1,4 +1,4 @@
-/** What the header shows about the realtime connection (PRODUCT.md §3). */
+/** What the header shows about the realtime connection (docs/product.md §5.3). */
 export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting' | 'resyncing' | 'offline';
 
 /**

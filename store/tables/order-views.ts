@@ -1,9 +1,4 @@
-import {
-  ORDER_STATUSES,
-  itemsSummary,
-  type Order,
-  type OrderStatus,
-} from '../../domain/order.ts';
+import { ORDER_STATUSES, itemsSummary, type Order, type OrderStatus } from '../../domain/order.ts';
 import type { EntityTable } from './entity-table.ts';
 import { SortedIndex, type Direction, type IndexEntry, type SortValue } from './sorted-index.ts';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { invalidParam } from '../http/errors.ts';
+import { invalidParam } from './errors.ts';
 
 const CUSTOM_ID = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,35}$/;
 const KEY = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,35}$/;

@@ -1,4 +1,4 @@
-import { ApiError, invalidParam } from '../http/errors.ts';
+import { ApiError, invalidParam } from './errors.ts';
 
 /** A permission type as stored; `write` is expanded on input. */
 export type PermissionType = 'read' | 'create' | 'update' | 'delete';
@@ -76,6 +76,18 @@ export function formatPermissions(permissions: readonly Permission[]): string[] 
 export function rolesFor(permissions: readonly Permission[], type: PermissionType): string[] {
   const roles: string[] = [];
   for (const p of permissions) if (p.type === type) roles.push(p.role);
+  return roles;
+}
+
+const FORMATTED = /^(read|create|update|delete)\("(.+)"\)$/;
+
+/** The roles that formatted permissions (`read("user:u1")`, as stored and returned) grant `type`. */
+export function rolesIn(permissions: readonly string[], type: PermissionType): string[] {
+  const roles: string[] = [];
+  for (const permission of permissions) {
+    const match = FORMATTED.exec(permission);
+    if (match && match[1] === type) roles.push(match[2]!);
+  }
   return roles;
 }
 

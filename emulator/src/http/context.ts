@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Backend } from '../backend.ts';
-import type { Identity } from '../core/auth.ts';
+import type { Identity } from '../core/auth/roles.ts';
 
 /** A file sent in a multipart request. */
 export interface UploadedFile {

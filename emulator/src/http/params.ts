@@ -1,5 +1,4 @@
-import { invalidParam } from './errors.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, invalidParam } from '../core/errors.ts';
 
 /** A required param: throws Appwrite's "Param "x" is not optional." when missing. */
 export function required(input: Record<string, unknown>, name: string): unknown {
@@ -97,6 +96,15 @@ export function email(input: Record<string, unknown>, name: string, isRequired =
   const value = text(input, name, { required: isRequired, max: 320 });
   if (value && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value))
     throw invalidParam(name, 'Value must be a valid email address');
+  return value;
+}
+
+/** A password param, as Appwrite checks it (8–256 characters). */
+export function password(input: Record<string, unknown>, name = 'password'): string {
+  const value = input[name];
+  if (typeof value !== 'string' || value.length < 8 || value.length > 256) {
+    throw invalidParam(name, 'Password must be between 8 and 256 characters long.');
+  }
   return value;
 }
 

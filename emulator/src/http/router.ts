@@ -76,3 +76,17 @@ function matchSegments(pattern: string[], parts: string[]): Record<string, strin
   }
   return params;
 }
+
+/**
+ * A route table's entry: `method path`, the scope a caller needs, and the handler; `streamBody`
+ * when the handler reads the body itself.
+ */
+export function route(
+  method: Method,
+  path: string,
+  scope: string,
+  handler: Route['handler'],
+  options: Pick<Route, 'streamBody'> = {},
+): Route {
+  return { method, path, scope, handler, ...options };
+}

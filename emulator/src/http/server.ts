@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Backend } from '../backend.ts';
-import type { Identity } from '../core/auth.ts';
+import type { Identity } from '../core/auth/roles.ts';
+import { ApiError, APPWRITE_VERSION } from '../core/errors.ts';
 import type { RequestContext, UploadedFile } from './context.ts';
-import { ApiError, APPWRITE_VERSION } from './errors.ts';
 import { parseQueryString } from './query-string.ts';
 import type { Cookie, Reply } from './reply.ts';
+import { sessionCookieName } from './session-cookies.ts';
 
 /** Largest request body accepted (a 5 MiB upload chunk plus multipart overhead, or a 10 MB execution body). */
 export const MAX_BODY_BYTES = 12 * 1024 * 1024;
@@ -167,20 +168,21 @@ export function resolveIdentity(
   query: Record<string, unknown> = {},
 ): Identity {
   const { auth, config } = backend;
+  const { roles } = auth;
   const key = headers['x-appwrite-key'];
   if (typeof key === 'string' && key !== '') {
-    const resolved = auth.resolveKey(key);
+    const resolved = auth.keys.resolve(key);
     if (resolved === 'expired') throw new ApiError('project_key_expired');
-    if (resolved) return auth.keyIdentity(resolved);
-    return auth.guestIdentity();
+    if (resolved) return roles.keyIdentity(resolved);
+    return roles.guestIdentity();
   }
   const jwt = headers['x-appwrite-jwt'] ?? (typeof query.jwt === 'string' ? query.jwt : undefined);
   if (typeof jwt === 'string' && jwt !== '') {
-    const resolved = auth.resolveJwt(jwt);
+    const resolved = auth.sessions.resolveJwt(jwt);
     if (!resolved) throw new ApiError('user_jwt_invalid');
-    return auth.userIdentity(resolved.user, resolved.session);
+    return roles.userIdentity(resolved.user, resolved.session);
   }
-  const cookieName = `a_session_${config.projectId}`;
+  const cookieName = sessionCookieName(config.projectId);
   const cookies = parseCookies(headers.cookie);
   const candidates = [
     cookies[cookieName],
@@ -198,10 +200,10 @@ export function resolveIdentity(
   }
   for (const candidate of candidates) {
     if (typeof candidate !== 'string' || candidate === '') continue;
-    const resolved = auth.resolveSession(candidate);
-    if (resolved) return auth.userIdentity(resolved.user, resolved.session);
+    const resolved = auth.sessions.resolve(candidate);
+    if (resolved) return roles.userIdentity(resolved.user, resolved.session);
   }
-  return auth.guestIdentity();
+  return roles.guestIdentity();
 }
 
 /** Describes a caller in "missing scope" messages, as Appwrite does. */
@@ -320,7 +322,7 @@ async function handle(
       : (query.project as string | undefined);
   const match = backend.router.match(req.method ?? 'GET', path);
   if (match && match.route.scope === 'public' && path.startsWith('/health')) {
-    const reply = await match.route.handler({} as RequestContext);
+    const reply = await match.route.handler({ backend } as RequestContext);
     sendCommitted(backend, res, reply, origin);
     return;
   }

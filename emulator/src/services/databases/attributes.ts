@@ -1,5 +1,5 @@
 import { validateKey } from '../../core/ids.ts';
-import { ApiError, invalidParam } from '../../http/errors.ts';
+import { ApiError, invalidParam } from '../../core/errors.ts';
 import { bool, required } from '../../http/params.ts';
 import {
   DATETIME_MESSAGE,

@@ -1,5 +1,5 @@
 import type { Store } from '../../core/db.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import {
   columnOf,
   ftsTableOf,

@@ -1,9 +1,10 @@
 import type { StatementSync } from 'node:sqlite';
 import type { Store } from '../../core/db.ts';
-import { ApiError } from '../../http/errors.ts';
+import { parseExactJson, rawJson } from '../../core/json.ts';
+import { ApiError } from '../../core/errors.ts';
 import type { Catalog } from './catalog.ts';
-import type { Fragment } from './queries.ts';
-import { rawJson, type SqlValue } from './structure.ts';
+import type { Fragment } from './queries-sql.ts';
+import type { SqlValue } from './structure.ts';
 import {
   columnOf,
   tablesOf,
@@ -40,16 +41,6 @@ export interface ListRequest {
 }
 
 const PERMISSION = /^(read|create|update|delete)\("(.+)"\)$/;
-
-/** Roles granted `type` by formatted permissions. */
-export function rolesIn(permissions: readonly string[], type: string): string[] {
-  const roles: string[] = [];
-  for (const permission of permissions) {
-    const match = PERMISSION.exec(permission);
-    if (match && match[1] === type) roles.push(match[2]!);
-  }
-  return roles;
-}
 
 const MAX_CACHED_STATEMENTS = 400;
 
@@ -90,24 +81,6 @@ function fromBigInts(row: Record<string, unknown>): Row {
         : (value as SqlValue);
   }
   return out;
-}
-
-/** Parses JSON keeping integers beyond 2^53 exact (as bigints). */
-function parseExactJson(text: string): unknown {
-  return JSON.parse(
-    text,
-    function (this: unknown, _key: string, value: unknown, ...rest: unknown[]) {
-      const source = (rest[0] as { source?: string } | undefined)?.source;
-      if (
-        typeof value === 'number' &&
-        !Number.isSafeInteger(value) &&
-        source &&
-        /^-?\d+$/.test(source)
-      )
-        return BigInt(source);
-      return value;
-    },
-  );
 }
 
 /** Replaces bigints by raw JSON numbers so `JSON.stringify` writes them exactly. */

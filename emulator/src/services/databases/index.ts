@@ -1,7 +1,6 @@
 import type { BackendModule } from '../../backend.ts';
-import { documentRoutes } from './document-routes.ts';
-import { schemaRoutes } from './schema-routes.ts';
-import { databasesOf } from './service.ts';
+import { routes } from './routes.ts';
+import { DatabasesStore } from './store.ts';
 
 /**
  * The Databases service (legacy `/v1/databases` API, as node-appwrite 27.1 and appwrite 26.2 call
@@ -11,7 +10,7 @@ import { databasesOf } from './service.ts';
  *
  * Storage: one SQLite table per collection with a column per attribute, a SQL index per
  * key/unique index, an FTS5 table per fulltext index and a permissions side table (see
- * `catalog.ts`); queries compile to SQL with bound parameters (`queries.ts`).
+ * `catalog.ts`); queries compile to SQL with bound parameters (`queries-sql.ts`).
  *
  * Differences from Appwrite 1.9.6, on purpose or by omission:
  * - attribute and index creation answer 202 like Appwrite but report `status: "available"` at
@@ -30,19 +29,8 @@ import { databasesOf } from './service.ts';
  * - Integers in request bodies pass through `JSON.parse`, so values beyond 2^53 lose precision
  *   on input (queries keep them exact); stored values beyond 2^53 are returned exactly.
  */
-export const databasesModule: BackendModule = {
+export const databasesModule: BackendModule<'databases'> = {
   name: 'databases',
-  routes: () => [...schemaRoutes(), ...documentRoutes()],
-  attach: (backend) => {
-    databasesOf(backend);
-    // `regex` queries use SQLite's REGEXP operator, which calls this function.
-    backend.store.sql.function('regexp', { deterministic: true }, (pattern, value) => {
-      if (typeof pattern !== 'string' || typeof value !== 'string') return 0;
-      try {
-        return new RegExp(pattern).test(value) ? 1 : 0;
-      } catch {
-        return 0;
-      }
-    });
-  },
+  store: (backend) => new DatabasesStore(backend),
+  routes,
 };

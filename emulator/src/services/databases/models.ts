@@ -1,5 +1,5 @@
 import { formatPermissions } from '../../core/permissions.ts';
-import { rawJson } from './structure.ts';
+import { rawJson } from '../../core/json.ts';
 import type { AttributeRecord, CollectionRecord, DatabaseRecord, IndexRecord } from './types.ts';
 
 /** Appwrite's Database model (`type: "legacy"` for the Databases API). */

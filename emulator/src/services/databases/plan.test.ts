@@ -1,12 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ListRequest } from './documents.ts';
-import {
-  compileFilters,
-  cursorCondition,
-  groupQueries,
-  ordering,
-  parseQueries,
-} from './queries.ts';
+import { parseQueries } from '../../core/queries.ts';
+import { compileFilters, cursorCondition, groupQueries, ordering } from './queries-sql.ts';
 import type { SqlValue } from './structure.ts';
 import { testCollection, testStore } from './test-fixtures.ts';
 import { ftsTableOf, sqlIndexOf, tablesOf, type CollectionRecord } from './types.ts';

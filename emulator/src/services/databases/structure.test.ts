@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ApiError } from '../../http/errors.ts';
+import type { ApiError } from '../../core/errors.ts';
 import { checkStructure, isEmail, normalizeDatetime, numberFormat } from './structure.ts';
 import { testCollection, testStore } from './test-fixtures.ts';
 

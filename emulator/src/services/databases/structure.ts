@@ -1,5 +1,6 @@
+import { rawJson } from '../../core/json.ts';
 import { normalizeDate } from '../../core/time.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import type { AttributeRecord, CollectionRecord } from './types.ts';
 
 /** A value bound to SQLite. */
@@ -183,11 +184,6 @@ function arrayJson(values: unknown[]): string {
   return JSON.stringify(values, (_key, item: unknown) =>
     typeof item === 'bigint' ? rawJson(item.toString()) : item,
   );
-}
-
-/** `JSON.rawJSON` (Node ≥ 21): a number written verbatim by `JSON.stringify`. */
-export function rawJson(text: string): unknown {
-  return (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(text);
 }
 
 /** The result of {@link checkStructure}: SQL values of every attribute, and system dates. */

@@ -1,25 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Backend, BackendModule } from '../../backend.ts';
+import { ApiError } from '../../core/errors.ts';
 import { normalizeDate } from '../../core/time.ts';
-import { ApiError } from '../../http/errors.ts';
 import { readBody } from '../../http/server.ts';
-import { assertRunnable, functionsRoutes } from './routes.ts';
-import { functionsOf, type FunctionsService } from './service.ts';
+import { allowSwitch, answerJson } from '../../http/switches.ts';
+import { routes } from './routes.ts';
+import { FunctionsStore } from './store.ts';
 
 /** Where a function answers plain HTTP: `/_functions/<functionId>/<path>` (its "function domain"). */
 export const FUNCTION_URL_PREFIX = '/_functions/';
 /** Test switch: run the scheduler's minute tick now (bootstrap key only). */
 export const TICK_PATH = '/_emulator/functions/tick';
 
-function answer(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8' });
-  res.end(JSON.stringify(body));
-}
-
 function answerError(res: ServerResponse, error: unknown): void {
   const apiError =
     error instanceof ApiError ? error : new ApiError('general_unknown', (error as Error).message);
-  answer(res, apiError.code, apiError.toBody());
+  answerJson(res, apiError.code, apiError.toBody());
 }
 
 /**
@@ -28,7 +24,7 @@ function answerError(res: ServerResponse, error: unknown): void {
  * requires `execute` to include `any` or `guests`, and the function sees no user. (CORS
  * preflight `OPTIONS` requests are answered by the backend itself, not the function.)
  */
-function functionDomain(svc: FunctionsService) {
+function functionDomain(svc: FunctionsStore) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
     if (!url.pathname.startsWith(FUNCTION_URL_PREFIX)) return false;
     const rest = url.pathname.slice(FUNCTION_URL_PREFIX.length);
@@ -36,9 +32,8 @@ function functionDomain(svc: FunctionsService) {
     const functionId = decodeURIComponent(slash < 0 ? rest : rest.slice(0, slash));
     const path = `${slash < 0 ? '/' : rest.slice(slash)}${url.search}`;
     try {
-      const fn = svc.store.getFunction(functionId);
-      if (!fn || !fn.enabled) throw new ApiError('function_not_found');
-      assertRunnable(svc, fn);
+      const fn = svc.function(functionId, false);
+      svc.assertRunnable(fn);
       if (!fn.execute.includes('any') && !fn.execute.includes('guests'))
         throw new ApiError('function_execute_permission_missing');
       const body = await readBody(req, 20 * 1024 * 1024);
@@ -74,40 +69,37 @@ function functionDomain(svc: FunctionsService) {
 }
 
 /** `POST /_emulator/functions/tick` `{at?: ISO date}` → `{executions: [ids]}` (the scheduler, now). */
-function tickSwitch(backend: Backend, svc: FunctionsService) {
+function tickSwitch(backend: Backend, svc: FunctionsStore) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
     if (url.pathname !== TICK_PATH) return false;
     if (req.method !== 'POST') {
-      answer(res, 405, new ApiError('general_not_implemented', 'Use POST.').toBody());
+      answerJson(res, 405, new ApiError('general_not_implemented', 'Use POST.').toBody());
       return true;
     }
-    if (req.headers['x-appwrite-key'] !== backend.config.apiKey) {
-      answer(
-        res,
-        401,
-        new ApiError('general_unauthorized_scope', 'The bootstrap API key is required.').toBody(),
-      );
-      return true;
-    }
+    if (!allowSwitch(backend, req, res)) return true;
     const raw = (await readBody(req)).toString('utf8');
     let at = Date.now();
     if (raw.trim()) {
       const parsed = JSON.parse(raw) as { at?: unknown };
       const date = typeof parsed.at === 'string' ? normalizeDate(parsed.at) : null;
       if (parsed.at !== undefined && !date) {
-        answer(res, 400, new ApiError('general_argument_invalid', 'Invalid `at` date.').toBody());
+        answerJson(
+          res,
+          400,
+          new ApiError('general_argument_invalid', 'Invalid `at` date.').toBody(),
+        );
         return true;
       }
       if (date) at = Date.parse(date);
     }
-    answer(res, 200, { executions: svc.tick(at).map((execution) => execution.id) });
+    answerJson(res, 200, { executions: svc.tick(at).map((execution) => execution.id) });
     return true;
   };
 }
 
 /** Prints every function's URL (on start). */
-function printFunctionUrls(svc: FunctionsService): void {
-  const all = svc.store.listFunctions();
+function printFunctionUrls(svc: FunctionsStore): void {
+  const all = svc.records.listFunctions();
   if (all.length === 0) {
     console.log(`  functions: none yet (each gets a URL ${svc.origin}${FUNCTION_URL_PREFIX}<id>/)`);
     return;
@@ -121,11 +113,11 @@ function printFunctionUrls(svc: FunctionsService): void {
  * executions (synchronous, asynchronous, scheduled) run by Appwrite's Node runtime contract in
  * child processes; event triggers, cron schedules and function URLs. See docs/emulator-guide.md.
  */
-export const functionsModule: BackendModule = {
+export const functionsModule: BackendModule<'functions'> = {
   name: 'functions',
-  routes: () => functionsRoutes(),
-  attach: (backend) => {
-    const svc = functionsOf(backend);
+  store: (backend) => new FunctionsStore(backend),
+  routes,
+  attach: (backend, svc) => {
     const unsubscribe = backend.bus.subscribe((event) => svc.onEvent(event));
     backend.httpFallbacks.push(functionDomain(svc), tickSwitch(backend, svc));
     backend.server.once('listening', () => {

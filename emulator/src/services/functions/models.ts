@@ -1,4 +1,9 @@
-import type { DeploymentRecord, ExecutionRecord, FunctionRecord, VariableRecord } from './store.ts';
+import type {
+  DeploymentRecord,
+  ExecutionRecord,
+  FunctionRecord,
+  VariableRecord,
+} from './records.ts';
 
 /** Appwrite's Variable model; a secret's value is never returned. */
 export function variableModel(variable: VariableRecord): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HostRequest, HostResponse } from './runtime-host.ts';
 
@@ -57,8 +58,10 @@ class RuntimeWorker {
 
   constructor(spec: RuntimeSpec) {
     this.spec = spec;
-    this.child = fork(HOST.script, [spec.codeDir, spec.entrypoint], {
-      cwd: spec.codeDir,
+    // Absolute: the process starts in its code folder, where a relative path means another one.
+    const codeDir = resolve(spec.codeDir);
+    this.child = fork(HOST.script, [codeDir, spec.entrypoint], {
+      cwd: codeDir,
       env: { ...spec.env, ...HOST.env },
       execPath: process.execPath,
       execArgv: [`--max-old-space-size=${spec.memoryMb}`, '--disable-warning=ExperimentalWarning'],

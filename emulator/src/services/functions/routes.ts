@@ -1,19 +1,16 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Backend } from '../../backend.ts';
-import type { Identity } from '../../core/auth.ts';
-import { generateEvents } from '../../core/events.ts';
-import { resolveId } from '../../core/ids.ts';
-import { isGranted } from '../../core/permissions.ts';
+import type { Identity } from '../../core/auth/roles.ts';
+import { ApiError, invalidParam } from '../../core/errors.ts';
+import { resolveId, uniqueId } from '../../core/ids.ts';
+import { applyListQueries } from '../../core/list-queries.ts';
+import { isGranted, rolesIn } from '../../core/permissions.ts';
 import { normalizeDate, now } from '../../core/time.ts';
 import type { RequestContext } from '../../http/context.ts';
-import { ApiError, invalidParam } from '../../http/errors.ts';
 import { bool, integer, object, stringArray, text } from '../../http/params.ts';
 import { accepted, created, noContent, ok, type Reply } from '../../http/reply.ts';
-import type { Route } from '../../http/router.ts';
+import { route, type Route } from '../../http/router.ts';
 import { isValidCron } from './cron.ts';
-import { deploymentModel, executionModel, functionModel, variableModel } from './models.ts';
-import { applyListQueries } from './queries.ts';
+import { deploymentModel, executionModel, variableModel } from './models.ts';
+import type { FunctionRecord, VariableRecord } from './records.ts';
 import {
   DEFAULT_SPECIFICATION,
   looksLikeRuntime,
@@ -22,8 +19,7 @@ import {
   runtimeModel,
   SPECIFICATIONS,
 } from './runtimes.ts';
-import { functionsOf, SYNC_TIMEOUT_MS, writeArchive, type FunctionsService } from './service.ts';
-import type { DeploymentRecord, FunctionRecord, VariableRecord } from './store.ts';
+import { SYNC_TIMEOUT_MS, type FunctionsStore } from './store.ts';
 
 /** Appwrite's `APP_LIMIT_UPLOAD_CHUNK_SIZE`. */
 const CHUNK_SIZE = 5 * 1024 * 1024;
@@ -34,8 +30,8 @@ const ROLE =
 const EVENT = /^[a-zA-Z0-9_*-]+(\.[a-zA-Z0-9_*-]+)*$/;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
 
-function service(ctx: RequestContext): FunctionsService {
-  return functionsOf(ctx.backend);
+function store(ctx: RequestContext): FunctionsStore {
+  return ctx.backend.services.functions;
 }
 
 function requireAnyScope(identity: Identity, scopes: readonly string[]): void {
@@ -52,27 +48,9 @@ function requireAnyScope(identity: Identity, scopes: readonly string[]): void {
   );
 }
 
-function findFunction(ctx: RequestContext, forCaller = false): FunctionRecord {
-  const fn = service(ctx).store.getFunction(ctx.params.functionId!);
-  if (!fn) throw new ApiError('function_not_found');
-  if (forCaller && !fn.enabled && ctx.identity.kind !== 'key')
-    throw new ApiError('function_not_found');
-  return fn;
-}
-
-function fullModel(ctx: RequestContext, fn: FunctionRecord): Record<string, unknown> {
-  return functionModel(fn, service(ctx).store.listVariables(fn.id));
-}
-
-function publishFunction(backend: Backend, fn: FunctionRecord, action: string): void {
-  // Function events reach no realtime client (Appwrite sends them to the console only), but
-  // other functions may be triggered by them.
-  backend.bus.publish({
-    events: generateEvents(`functions.[functionId].${action}`, { functionId: fn.id }),
-    channels: [],
-    roles: [],
-    payload: functionModel(fn, []),
-  });
+/** The function of `:functionId`; `forCaller`: a disabled one is hidden from callers without a key. */
+function fn(ctx: RequestContext, forCaller = false): FunctionRecord {
+  return store(ctx).function(ctx.params.functionId!, !forCaller || ctx.identity.kind === 'key');
 }
 
 /** Reads the settings of `functions.create`/`update`; omitted params take Appwrite's defaults. */
@@ -134,131 +112,79 @@ function readSettings(ctx: RequestContext, previous: FunctionRecord | null) {
   };
 }
 
-function functionRoutes(): Route[] {
-  return [
-    {
-      method: 'POST',
-      path: '/functions',
-      scope: 'functions.write',
-      handler: (ctx) => {
-        const svc = service(ctx);
-        const time = now();
-        const fn: FunctionRecord = {
-          id: resolveId('functionId', ctx.input.functionId),
-          createdAt: time,
-          updatedAt: time,
-          ...readSettings(ctx, null),
-          deploymentId: '',
-          deploymentCreatedAt: '',
-          latestDeploymentId: '',
-          latestDeploymentCreatedAt: '',
-          latestDeploymentStatus: '',
-        };
-        svc.store.insertFunction(fn);
-        svc.functionsChanged(fn.id);
-        publishFunction(ctx.backend, fn, 'create');
-        console.log(`[functions] ${fn.id} created; its URL: ${svc.functionUrl(fn.id)}`);
-        return created(fullModel(ctx, fn));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/functions',
-      scope: 'functions.read',
-      handler: (ctx) => {
-        let all = service(ctx).store.listFunctions();
-        const search = typeof ctx.input.search === 'string' ? ctx.input.search.toLowerCase() : '';
-        if (search)
-          all = all.filter((fn) =>
-            [fn.id, fn.name, fn.runtime].some((value) => value.toLowerCase().includes(search)),
-          );
-        const { total, page } = applyListQueries(
-          all.map((fn) => fullModel(ctx, fn)),
-          ctx.input.queries,
-          ['name', 'enabled', 'runtime', 'deploymentId', 'schedule', 'scheduleNext', 'timeout'],
-        );
-        return ok({ total, functions: page });
-      },
-    },
-    {
-      method: 'GET',
-      path: '/functions/runtimes',
-      scope: 'public',
-      handler: () => ok({ total: NODE_RUNTIMES.length, runtimes: NODE_RUNTIMES.map(runtimeModel) }),
-    },
-    {
-      method: 'GET',
-      path: '/functions/specifications',
-      scope: 'public',
-      handler: () =>
-        ok({
-          total: SPECIFICATIONS.length,
-          specifications: SPECIFICATIONS.map((spec) => ({ ...spec, enabled: true })),
-        }),
-    },
-    {
-      method: 'GET',
-      path: '/functions/:functionId',
-      scope: 'functions.read',
-      handler: (ctx) => ok(fullModel(ctx, findFunction(ctx))),
-    },
-    {
-      method: 'PUT',
-      path: '/functions/:functionId',
-      scope: 'functions.write',
-      handler: (ctx) => {
-        const svc = service(ctx);
-        const previous = findFunction(ctx);
-        const fn: FunctionRecord = {
-          ...previous,
-          ...readSettings(ctx, previous),
-          updatedAt: now(),
-        };
-        svc.store.saveFunction(fn);
-        svc.functionsChanged(fn.id);
-        publishFunction(ctx.backend, fn, 'update');
-        return ok(fullModel(ctx, fn));
-      },
-    },
-    {
-      method: 'DELETE',
-      path: '/functions/:functionId',
-      scope: 'functions.write',
-      handler: (ctx) => {
-        const svc = service(ctx);
-        const fn = findFunction(ctx);
-        const deployments = svc.store.listDeployments(fn.id);
-        svc.store.deleteFunction(fn.id);
-        svc.functionsChanged(fn.id);
-        for (const deployment of deployments) svc.removeDeploymentFiles(deployment.id);
-        publishFunction(ctx.backend, fn, 'delete');
-        return noContent();
-      },
-    },
-    {
-      method: 'PATCH',
-      path: '/functions/:functionId/deployment',
-      scope: 'functions.write',
-      handler: (ctx) => {
-        const svc = service(ctx);
-        const fn = findFunction(ctx);
-        const deploymentId = text(ctx.input, 'deploymentId', { required: true, max: 36 });
-        const deployment = svc.store.getDeployment(deploymentId);
-        if (!deployment || deployment.functionId !== fn.id)
-          throw new ApiError('deployment_not_found');
-        if (deployment.status !== 'ready') throw new ApiError('build_not_ready');
-        svc.activate(deployment);
-        return ok(fullModel(ctx, svc.store.getFunction(fn.id)!));
-      },
-    },
-  ];
+// ── functions ─────────────────────────────────────────────────────────────────
+
+function createFunction(ctx: RequestContext): Reply {
+  const time = now();
+  const record: FunctionRecord = {
+    id: resolveId('functionId', ctx.input.functionId),
+    createdAt: time,
+    updatedAt: time,
+    ...readSettings(ctx, null),
+    deploymentId: '',
+    deploymentCreatedAt: '',
+    latestDeploymentId: '',
+    latestDeploymentCreatedAt: '',
+    latestDeploymentStatus: '',
+  };
+  store(ctx).createFunction(record);
+  return created(store(ctx).functionModelOf(record));
 }
 
-function findDeployment(ctx: RequestContext, fn: FunctionRecord): DeploymentRecord {
-  const deployment = service(ctx).store.getDeployment(ctx.params.deploymentId!);
-  if (!deployment || deployment.functionId !== fn.id) throw new ApiError('deployment_not_found');
-  return deployment;
+function listFunctions(ctx: RequestContext): Reply {
+  let all = store(ctx).records.listFunctions();
+  const search = typeof ctx.input.search === 'string' ? ctx.input.search.toLowerCase() : '';
+  if (search)
+    all = all.filter((record) =>
+      [record.id, record.name, record.runtime].some((value) =>
+        value.toLowerCase().includes(search),
+      ),
+    );
+  const { total, page } = applyListQueries(
+    all.map((record) => store(ctx).functionModelOf(record)),
+    ctx.input.queries,
+    ['name', 'enabled', 'runtime', 'deploymentId', 'schedule', 'scheduleNext', 'timeout'],
+  );
+  return ok({ total, functions: page });
 }
+
+function listRuntimes(): Reply {
+  return ok({ total: NODE_RUNTIMES.length, runtimes: NODE_RUNTIMES.map(runtimeModel) });
+}
+
+function listSpecifications(): Reply {
+  return ok({
+    total: SPECIFICATIONS.length,
+    specifications: SPECIFICATIONS.map((spec) => ({ ...spec, enabled: true })),
+  });
+}
+
+function getFunction(ctx: RequestContext): Reply {
+  return ok(store(ctx).functionModelOf(fn(ctx)));
+}
+
+function updateFunction(ctx: RequestContext): Reply {
+  const previous = fn(ctx);
+  const record: FunctionRecord = { ...previous, ...readSettings(ctx, previous), updatedAt: now() };
+  store(ctx).updateFunction(record);
+  return ok(store(ctx).functionModelOf(record));
+}
+
+function deleteFunction(ctx: RequestContext): Reply {
+  store(ctx).deleteFunction(fn(ctx));
+  return noContent();
+}
+
+function updateFunctionDeployment(ctx: RequestContext): Reply {
+  const record = fn(ctx);
+  const deploymentId = text(ctx.input, 'deploymentId', { required: true, max: 36 });
+  const deployment = store(ctx).deployment(record, deploymentId);
+  if (deployment.status !== 'ready') throw new ApiError('build_not_ready');
+  store(ctx).activate(deployment);
+  return ok(store(ctx).functionModelOf(store(ctx).function(record.id)));
+}
+
+// ── deployments ───────────────────────────────────────────────────────────────
 
 function parseContentRange(value: string): { start: number; end: number; size: number } {
   const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(value.trim());
@@ -270,23 +196,22 @@ function parseContentRange(value: string): { start: number; end: number; size: n
 
 /** `createDeployment`: a tar.gz in one request or in 5 MiB chunks (`Content-Range`, `X-Appwrite-ID`). */
 function createDeployment(ctx: RequestContext): Reply {
-  const svc = service(ctx);
-  const fn = findFunction(ctx);
+  const record = fn(ctx);
   const entrypoint =
     typeof ctx.input.entrypoint === 'string' && ctx.input.entrypoint !== ''
       ? text(ctx.input, 'entrypoint', { max: 1028 })
-      : fn.entrypoint;
+      : record.entrypoint;
   const commands =
     typeof ctx.input.commands === 'string'
       ? text(ctx.input, 'commands', { max: 8192 })
-      : fn.commands;
+      : record.commands;
   if (!entrypoint) throw new ApiError('function_entrypoint_missing');
   const file = ctx.files.code ?? Object.values(ctx.files)[0];
   if (!file) throw new ApiError('storage_file_empty', 'No file sent');
   if (!/\.gz$/i.test(file.name)) throw new ApiError('storage_file_type_unsupported');
   const activate = bool(ctx.input, 'activate', false);
   const range = ctx.headers['content-range'];
-  let deploymentId = uniqueDeploymentId();
+  let id = uniqueDeploymentId();
   let chunk = 1;
   let chunks = 1;
   let size = file.data.length;
@@ -294,249 +219,145 @@ function createDeployment(ctx: RequestContext): Reply {
     const parsed = parseContentRange(range);
     size = parsed.size;
     const header = ctx.headers['x-appwrite-id'];
-    if (typeof header === 'string' && header !== '')
-      deploymentId = resolveId('x-appwrite-id', header);
+    if (typeof header === 'string' && header !== '') id = resolveId('x-appwrite-id', header);
     chunks = Math.ceil(parsed.size / CHUNK_SIZE);
     chunk = Math.floor(parsed.start / CHUNK_SIZE) + 1;
   }
   if (size > DEPLOYMENT_SIZE_LIMIT) throw new ApiError('storage_invalid_file_size');
-  let deployment = svc.store.getDeployment(deploymentId);
-  if (deployment && deployment.functionId !== fn.id) throw new ApiError('deployment_not_found');
-  if (deployment && deployment.chunksUploaded >= deployment.chunksTotal)
-    return accepted(deploymentModel(deployment));
-  const time = now();
-  deployment ??= {
-    id: deploymentId,
-    createdAt: time,
-    updatedAt: time,
-    functionId: fn.id,
+  const deployment = store(ctx).receiveDeployment(record, {
+    id,
     type: ctx.headers['x-sdk-language'] === 'cli' ? 'cli' : 'manual',
     entrypoint,
     commands,
-    sourceSize: size,
-    buildSize: 0,
     activate,
-    status: 'waiting',
-    buildLogs: '',
-    buildDuration: 0,
-    chunksTotal: chunks,
-    chunksUploaded: 0,
-  };
-  if (chunks === 1) {
-    writeArchive(svc, deployment.id, file.data);
-    deployment.chunksUploaded = 1;
-  } else {
-    const dir = svc.uploadDir(deployment.id);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, String(chunk).padStart(6, '0')), file.data);
-    const parts = readdirSync(dir).sort();
-    deployment.chunksUploaded = parts.length;
-    if (parts.length >= chunks) {
-      writeArchive(
-        svc,
-        deployment.id,
-        Buffer.concat(parts.map((part) => readFileSync(join(dir, part)))),
-      );
-    }
-  }
-  svc.saveDeployment(deployment);
-  if (deployment.chunksUploaded >= deployment.chunksTotal) {
-    const id = deployment.id;
-    setImmediate(() => void svc.build(id));
-  }
+    size,
+    chunk,
+    chunks,
+    data: file.data,
+  });
   return accepted(deploymentModel(deployment));
 }
 
 let lastDeploymentId = '';
 function uniqueDeploymentId(): string {
-  let id = resolveId('deploymentId', 'unique()');
-  while (id === lastDeploymentId) id = resolveId('deploymentId', 'unique()');
+  let id = uniqueId();
+  while (id === lastDeploymentId) id = uniqueId();
   lastDeploymentId = id;
   return id;
 }
 
-function deploymentRoutes(): Route[] {
-  return [
-    {
-      method: 'POST',
-      path: '/functions/:functionId/deployments',
-      scope: 'functions.write',
-      handler: createDeployment,
-    },
-    {
-      method: 'GET',
-      path: '/functions/:functionId/deployments',
-      scope: 'functions.read',
-      handler: (ctx) => {
-        const fn = findFunction(ctx);
-        const { total, page } = applyListQueries(
-          service(ctx).store.listDeployments(fn.id).map(deploymentModel),
-          ctx.input.queries,
-          [
-            'buildSize',
-            'sourceSize',
-            'totalSize',
-            'buildDuration',
-            'status',
-            'activate',
-            'type',
-            'entrypoint',
-          ],
-        );
-        return ok({ total, deployments: page });
-      },
-    },
-    {
-      method: 'GET',
-      path: '/functions/:functionId/deployments/:deploymentId',
-      scope: 'functions.read',
-      handler: (ctx) => ok(deploymentModel(findDeployment(ctx, findFunction(ctx)))),
-    },
-    {
-      method: 'GET',
-      path: '/functions/:functionId/deployments/:deploymentId/download',
-      scope: 'functions.read',
-      handler: (ctx) => {
-        const deployment = findDeployment(ctx, findFunction(ctx));
-        const path = service(ctx).archivePath(deployment.id);
-        if (!existsSync(path)) throw new ApiError('deployment_not_found');
-        return {
-          status: 200,
-          raw: { data: readFileSync(path), contentType: 'application/gzip' },
-          headers: { 'Content-Disposition': `attachment; filename="${deployment.id}.tar.gz"` },
-        };
-      },
-    },
-    {
-      method: 'PATCH',
-      path: '/functions/:functionId/deployments/:deploymentId/status',
-      scope: 'functions.write',
-      handler: (ctx) => {
-        const svc = service(ctx);
-        const deployment = findDeployment(ctx, findFunction(ctx));
-        if (deployment.status === 'ready' || deployment.status === 'failed')
-          throw new ApiError('build_already_completed');
-        if (deployment.status === 'canceled') throw new ApiError('build_canceled');
-        deployment.status = 'canceled';
-        svc.saveDeployment(deployment);
-        return ok(deploymentModel(deployment));
-      },
-    },
-    {
-      method: 'DELETE',
-      path: '/functions/:functionId/deployments/:deploymentId',
-      scope: 'functions.write',
-      handler: (ctx) => {
-        const svc = service(ctx);
-        const fn = findFunction(ctx);
-        const deployment = findDeployment(ctx, fn);
-        svc.store.deleteDeployment(deployment.id);
-        svc.removeDeploymentFiles(deployment.id);
-        if (fn.deploymentId === deployment.id) {
-          svc.store.saveFunction({
-            ...fn,
-            deploymentId: '',
-            deploymentCreatedAt: '',
-            updatedAt: now(),
-          });
-          svc.functionsChanged(fn.id);
-        }
-        return noContent();
-      },
-    },
-  ];
+function listDeployments(ctx: RequestContext): Reply {
+  const { total, page } = applyListQueries(
+    store(ctx).records.listDeployments(fn(ctx).id).map(deploymentModel),
+    ctx.input.queries,
+    [
+      'buildSize',
+      'sourceSize',
+      'totalSize',
+      'buildDuration',
+      'status',
+      'activate',
+      'type',
+      'entrypoint',
+    ],
+  );
+  return ok({ total, deployments: page });
 }
 
-function variableRoutes(): Route[] {
-  const find = (ctx: RequestContext, fn: FunctionRecord): VariableRecord => {
-    const variable = service(ctx).store.getVariable(fn.id, ctx.params.variableId!);
-    if (!variable) throw new ApiError('variable_not_found');
-    return variable;
-  };
-  return [
-    {
-      method: 'POST',
-      path: '/functions/:functionId/variables',
-      scope: 'functions.write',
-      handler: (ctx) => {
-        const fn = findFunction(ctx);
-        const time = now();
-        const variable: VariableRecord = {
-          id: resolveId('variableId', ctx.input.variableId ?? 'unique()'),
-          createdAt: time,
-          updatedAt: time,
-          functionId: fn.id,
-          key: text(ctx.input, 'key', { required: true, max: 255 }),
-          value: text(ctx.input, 'value', { max: 8192 }),
-          secret: bool(ctx.input, 'secret', true),
-        };
-        if (ctx.input.value === undefined || ctx.input.value === null)
-          throw new ApiError('general_argument_invalid', 'Param "value" is not optional.');
-        service(ctx).store.saveVariable(variable, true);
-        return created(variableModel(variable));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/functions/:functionId/variables',
-      scope: 'functions.read',
-      handler: (ctx) => {
-        const fn = findFunction(ctx);
-        const { total, page } = applyListQueries(
-          service(ctx).store.listVariables(fn.id).map(variableModel),
-          ctx.input.queries,
-          ['key', 'resourceType', 'resourceId', 'secret'],
-        );
-        return ok({ total, variables: page });
-      },
-    },
-    {
-      method: 'GET',
-      path: '/functions/:functionId/variables/:variableId',
-      scope: 'functions.read',
-      handler: (ctx) => ok(variableModel(find(ctx, findFunction(ctx)))),
-    },
-    {
-      method: 'PUT',
-      path: '/functions/:functionId/variables/:variableId',
-      scope: 'functions.write',
-      handler: (ctx) => {
-        const fn = findFunction(ctx);
-        const previous = find(ctx, fn);
-        const secret =
-          ctx.input.secret === undefined || ctx.input.secret === null
-            ? previous.secret
-            : bool(ctx.input, 'secret', previous.secret);
-        if (previous.secret && !secret) throw new ApiError('variable_cannot_unset_secret');
-        const key =
-          typeof ctx.input.key === 'string' ? text(ctx.input, 'key', { max: 255 }) : previous.key;
-        if (key === '') throw new ApiError('general_argument_invalid');
-        const variable: VariableRecord = {
-          ...previous,
-          key,
-          value:
-            typeof ctx.input.value === 'string'
-              ? text(ctx.input, 'value', { max: 8192 })
-              : previous.value,
-          secret,
-          updatedAt: now(),
-        };
-        service(ctx).store.saveVariable(variable, false);
-        return ok(variableModel(variable));
-      },
-    },
-    {
-      method: 'DELETE',
-      path: '/functions/:functionId/variables/:variableId',
-      scope: 'functions.write',
-      handler: (ctx) => {
-        const fn = findFunction(ctx);
-        service(ctx).store.deleteVariable(fn.id, find(ctx, fn).id);
-        return noContent();
-      },
-    },
-  ];
+function getDeployment(ctx: RequestContext): Reply {
+  return ok(deploymentModel(store(ctx).deployment(fn(ctx), ctx.params.deploymentId!)));
 }
+
+function downloadDeployment(ctx: RequestContext): Reply {
+  const deployment = store(ctx).deployment(fn(ctx), ctx.params.deploymentId!);
+  return {
+    status: 200,
+    raw: { data: store(ctx).archive(deployment), contentType: 'application/gzip' },
+    headers: { 'Content-Disposition': `attachment; filename="${deployment.id}.tar.gz"` },
+  };
+}
+
+function cancelDeployment(ctx: RequestContext): Reply {
+  const deployment = store(ctx).deployment(fn(ctx), ctx.params.deploymentId!);
+  return ok(deploymentModel(store(ctx).cancelDeployment(deployment)));
+}
+
+function deleteDeployment(ctx: RequestContext): Reply {
+  const record = fn(ctx);
+  store(ctx).deleteDeployment(record, store(ctx).deployment(record, ctx.params.deploymentId!));
+  return noContent();
+}
+
+// ── variables ─────────────────────────────────────────────────────────────────
+
+function variable(ctx: RequestContext, record: FunctionRecord): VariableRecord {
+  const found = store(ctx).records.getVariable(record.id, ctx.params.variableId!);
+  if (!found) throw new ApiError('variable_not_found');
+  return found;
+}
+
+function createVariable(ctx: RequestContext): Reply {
+  const record = fn(ctx);
+  const time = now();
+  const newVariable: VariableRecord = {
+    id: resolveId('variableId', ctx.input.variableId ?? 'unique()'),
+    createdAt: time,
+    updatedAt: time,
+    functionId: record.id,
+    key: text(ctx.input, 'key', { required: true, max: 255 }),
+    value: text(ctx.input, 'value', { max: 8192 }),
+    secret: bool(ctx.input, 'secret', true),
+  };
+  if (ctx.input.value === undefined || ctx.input.value === null)
+    throw new ApiError('general_argument_invalid', 'Param "value" is not optional.');
+  store(ctx).records.saveVariable(newVariable, true);
+  return created(variableModel(newVariable));
+}
+
+function listVariables(ctx: RequestContext): Reply {
+  const { total, page } = applyListQueries(
+    store(ctx).records.listVariables(fn(ctx).id).map(variableModel),
+    ctx.input.queries,
+    ['key', 'resourceType', 'resourceId', 'secret'],
+  );
+  return ok({ total, variables: page });
+}
+
+function getVariable(ctx: RequestContext): Reply {
+  return ok(variableModel(variable(ctx, fn(ctx))));
+}
+
+function updateVariable(ctx: RequestContext): Reply {
+  const previous = variable(ctx, fn(ctx));
+  const secret =
+    ctx.input.secret === undefined || ctx.input.secret === null
+      ? previous.secret
+      : bool(ctx.input, 'secret', previous.secret);
+  if (previous.secret && !secret) throw new ApiError('variable_cannot_unset_secret');
+  const key =
+    typeof ctx.input.key === 'string' ? text(ctx.input, 'key', { max: 255 }) : previous.key;
+  if (key === '') throw new ApiError('general_argument_invalid');
+  const next: VariableRecord = {
+    ...previous,
+    key,
+    value:
+      typeof ctx.input.value === 'string'
+        ? text(ctx.input, 'value', { max: 8192 })
+        : previous.value,
+    secret,
+    updatedAt: now(),
+  };
+  store(ctx).records.saveVariable(next, false);
+  return ok(variableModel(next));
+}
+
+function deleteVariable(ctx: RequestContext): Reply {
+  const record = fn(ctx);
+  store(ctx).records.deleteVariable(record.id, variable(ctx, record).id);
+  return noContent();
+}
+
+// ── executions ────────────────────────────────────────────────────────────────
 
 function readHeaders(ctx: RequestContext): Record<string, string> {
   let value = ctx.input.headers;
@@ -591,145 +412,137 @@ function assertMayExecute(ctx: RequestContext, fn: FunctionRecord): void {
   throw new ApiError('user_unauthorized', message);
 }
 
-/** Checks that `fn` can run now: a Node runtime and a ready, active deployment. */
-export function assertRunnable(svc: FunctionsService, fn: FunctionRecord): void {
-  if (!NODE_RUNTIMES.includes(fn.runtime))
-    throw new ApiError('function_runtime_unsupported', `Runtime "${fn.runtime}" is not supported`);
-  const deployment = fn.deploymentId ? svc.store.getDeployment(fn.deploymentId) : null;
-  if (!deployment || deployment.functionId !== fn.id)
-    throw new ApiError(
-      'deployment_not_found',
-      'Deployment not found. Create a deployment before trying to execute a function',
-    );
-  if (deployment.status !== 'ready') throw new ApiError('build_not_ready');
+/** Whether the caller may read an execution (API keys always; others by its `read` roles). */
+function visible(ctx: RequestContext, permissions: readonly string[]): boolean {
+  return ctx.identity.kind === 'key' || isGranted(rolesIn(permissions, 'read'), ctx.identity.roles);
 }
 
-function executionRoutes(): Route[] {
-  const visible = (ctx: RequestContext, permissions: readonly string[]) =>
-    ctx.identity.kind === 'key' ||
-    permissions.some((permission) => {
-      const role = /^read\("(.+)"\)$/.exec(permission)?.[1];
-      return role !== undefined && (role === 'any' || ctx.identity.roles.has(role));
-    });
-  return [
-    {
-      method: 'POST',
-      path: '/functions/:functionId/executions',
-      scope: 'public',
-      handler: async (ctx) => {
-        requireAnyScope(ctx.identity, ['executions.write', 'execution.write']);
-        const svc = service(ctx);
-        const fn = findFunction(ctx, true);
-        const body = text(ctx.input, 'body', { max: 10_485_760 });
-        const isAsync = bool(ctx.input, 'async', false);
-        const path = text(ctx.input, 'path', { max: 2048 }) || '/';
-        const method = (text(ctx.input, 'method', { max: 10 }) || 'POST').toUpperCase();
-        if (!METHODS.includes(method))
-          throw invalidParam('method', `Value must be one of (${METHODS.join(', ')})`);
-        const headers = readHeaders(ctx);
-        const scheduledAt = readScheduledAt(ctx, isAsync);
-        assertRunnable(svc, fn);
-        assertMayExecute(ctx, fn);
-        const request = {
-          trigger: scheduledAt ? ('schedule' as const) : ('http' as const),
-          method,
-          path: path.startsWith('/') ? path : `/${path}`,
-          headers,
-          body,
-          user: ctx.identity.kind === 'user' ? ctx.identity.user : null,
-          sessionId: ctx.identity.kind === 'user' ? (ctx.identity.session?.id ?? null) : null,
-          ip: ctx.ip,
-          scheduledAt,
-        };
-        if (isAsync) {
-          const execution = svc.enqueue(fn, request);
-          return accepted(executionModel(execution, ctx.responseFormat));
-        }
-        const running = svc.runNow(fn, request);
-        let timer: NodeJS.Timeout | undefined;
-        const finished = await Promise.race([
-          running,
-          new Promise<null>((resolve) => {
-            timer = setTimeout(() => resolve(null), SYNC_TIMEOUT_MS);
-          }),
-        ]);
-        clearTimeout(timer);
-        if (!finished) throw new ApiError('function_synchronous_timeout');
-        const model = executionModel(finished.execution, ctx.responseFormat);
-        model.responseBody = finished.response.body.toString('utf8');
-        model.responseHeaders = [
-          ...Object.entries(finished.response.headers).map(([name, value]) => ({ name, value })),
-          { name: 'x-appwrite-execution-id', value: finished.execution.id },
-        ];
-        return created(model);
-      },
-    },
-    {
-      method: 'GET',
-      path: '/functions/:functionId/executions',
-      scope: 'public',
-      handler: (ctx) => {
-        requireAnyScope(ctx.identity, ['executions.read', 'execution.read']);
-        const fn = findFunction(ctx, true);
-        const timeoutMs = fn.timeout * 1000;
-        const models = service(ctx)
-          .store.listExecutions(fn.id)
-          .filter((execution) => visible(ctx, execution.permissions))
-          .map((execution) => {
-            const model = executionModel(execution, ctx.responseFormat);
-            // As Appwrite: an execution stuck past its timeout is reported failed.
-            if (
-              (execution.status === 'waiting' || execution.status === 'processing') &&
-              Date.now() - Date.parse(execution.createdAt) >= timeoutMs + 60_000
-            )
-              model.status = 'failed';
-            return model;
-          });
-        const { total, page } = applyListQueries(models, ctx.input.queries, [
-          'trigger',
-          'status',
-          'responseStatusCode',
-          'duration',
-          'requestMethod',
-          'requestPath',
-          'deploymentId',
-        ]);
-        const includeTotal = bool(ctx.input, 'total', true);
-        return ok({ total: includeTotal ? total : 0, executions: page });
-      },
-    },
-    {
-      method: 'GET',
-      path: '/functions/:functionId/executions/:executionId',
-      scope: 'public',
-      handler: (ctx) => {
-        requireAnyScope(ctx.identity, ['executions.read', 'execution.read']);
-        const fn = findFunction(ctx, true);
-        const execution = service(ctx).store.getExecution(ctx.params.executionId!);
-        if (!execution || execution.functionId !== fn.id || !visible(ctx, execution.permissions))
-          throw new ApiError('execution_not_found');
-        return ok(executionModel(execution, ctx.responseFormat));
-      },
-    },
-    {
-      method: 'DELETE',
-      path: '/functions/:functionId/executions/:executionId',
-      scope: 'executions.write',
-      handler: (ctx) => {
-        const fn = findFunction(ctx);
-        const svc = service(ctx);
-        const execution = svc.store.getExecution(ctx.params.executionId!);
-        if (!execution || execution.functionId !== fn.id) throw new ApiError('execution_not_found');
-        if (execution.status === 'waiting' || execution.status === 'processing')
-          throw new ApiError('execution_in_progress');
-        svc.store.deleteExecution(execution.id);
-        return noContent();
-      },
-    },
+async function createExecution(ctx: RequestContext): Promise<Reply> {
+  requireAnyScope(ctx.identity, ['executions.write', 'execution.write']);
+  const record = fn(ctx, true);
+  const body = text(ctx.input, 'body', { max: 10_485_760 });
+  const isAsync = bool(ctx.input, 'async', false);
+  const path = text(ctx.input, 'path', { max: 2048 }) || '/';
+  const method = (text(ctx.input, 'method', { max: 10 }) || 'POST').toUpperCase();
+  if (!METHODS.includes(method))
+    throw invalidParam('method', `Value must be one of (${METHODS.join(', ')})`);
+  const headers = readHeaders(ctx);
+  const scheduledAt = readScheduledAt(ctx, isAsync);
+  store(ctx).assertRunnable(record);
+  assertMayExecute(ctx, record);
+  const request = {
+    trigger: scheduledAt ? ('schedule' as const) : ('http' as const),
+    method,
+    path: path.startsWith('/') ? path : `/${path}`,
+    headers,
+    body,
+    user: ctx.identity.kind === 'user' ? ctx.identity.user : null,
+    sessionId: ctx.identity.kind === 'user' ? (ctx.identity.session?.id ?? null) : null,
+    ip: ctx.ip,
+    scheduledAt,
+  };
+  if (isAsync) {
+    const execution = store(ctx).enqueue(record, request);
+    return accepted(executionModel(execution, ctx.responseFormat));
+  }
+  const running = store(ctx).runNow(record, request);
+  let timer: NodeJS.Timeout | undefined;
+  const finished = await Promise.race([
+    running,
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), SYNC_TIMEOUT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!finished) throw new ApiError('function_synchronous_timeout');
+  const model = executionModel(finished.execution, ctx.responseFormat);
+  model.responseBody = finished.response.body.toString('utf8');
+  model.responseHeaders = [
+    ...Object.entries(finished.response.headers).map(([name, value]) => ({ name, value })),
+    { name: 'x-appwrite-execution-id', value: finished.execution.id },
   ];
+  return created(model);
 }
+
+function listExecutions(ctx: RequestContext): Reply {
+  requireAnyScope(ctx.identity, ['executions.read', 'execution.read']);
+  const record = fn(ctx, true);
+  const timeoutMs = record.timeout * 1000;
+  const models = store(ctx)
+    .records.listExecutions(record.id)
+    .filter((execution) => visible(ctx, execution.permissions))
+    .map((execution) => {
+      const model = executionModel(execution, ctx.responseFormat);
+      // As Appwrite: an execution stuck past its timeout is reported failed.
+      if (
+        (execution.status === 'waiting' || execution.status === 'processing') &&
+        Date.now() - Date.parse(execution.createdAt) >= timeoutMs + 60_000
+      )
+        model.status = 'failed';
+      return model;
+    });
+  const { total, page } = applyListQueries(models, ctx.input.queries, [
+    'trigger',
+    'status',
+    'responseStatusCode',
+    'duration',
+    'requestMethod',
+    'requestPath',
+    'deploymentId',
+  ]);
+  const includeTotal = bool(ctx.input, 'total', true);
+  return ok({ total: includeTotal ? total : 0, executions: page });
+}
+
+function getExecution(ctx: RequestContext): Reply {
+  requireAnyScope(ctx.identity, ['executions.read', 'execution.read']);
+  const record = fn(ctx, true);
+  const execution = store(ctx).records.getExecution(ctx.params.executionId!);
+  if (!execution || execution.functionId !== record.id || !visible(ctx, execution.permissions))
+    throw new ApiError('execution_not_found');
+  return ok(executionModel(execution, ctx.responseFormat));
+}
+
+function deleteExecution(ctx: RequestContext): Reply {
+  store(ctx).deleteExecution(fn(ctx), ctx.params.executionId!);
+  return noContent();
+}
+
+const FUNCTION = '/functions/:functionId';
 
 /** Every `/v1/functions…` route. */
-export function functionsRoutes(): Route[] {
-  return [...functionRoutes(), ...deploymentRoutes(), ...variableRoutes(), ...executionRoutes()];
-}
+export const routes: readonly Route[] = [
+  route('POST', '/functions', 'functions.write', createFunction),
+  route('GET', '/functions', 'functions.read', listFunctions),
+  route('GET', '/functions/runtimes', 'public', listRuntimes),
+  route('GET', '/functions/specifications', 'public', listSpecifications),
+  route('GET', FUNCTION, 'functions.read', getFunction),
+  route('PUT', FUNCTION, 'functions.write', updateFunction),
+  route('DELETE', FUNCTION, 'functions.write', deleteFunction),
+  route('PATCH', `${FUNCTION}/deployment`, 'functions.write', updateFunctionDeployment),
+  route('POST', `${FUNCTION}/deployments`, 'functions.write', createDeployment),
+  route('GET', `${FUNCTION}/deployments`, 'functions.read', listDeployments),
+  route('GET', `${FUNCTION}/deployments/:deploymentId`, 'functions.read', getDeployment),
+  route(
+    'GET',
+    `${FUNCTION}/deployments/:deploymentId/download`,
+    'functions.read',
+    downloadDeployment,
+  ),
+  route(
+    'PATCH',
+    `${FUNCTION}/deployments/:deploymentId/status`,
+    'functions.write',
+    cancelDeployment,
+  ),
+  route('DELETE', `${FUNCTION}/deployments/:deploymentId`, 'functions.write', deleteDeployment),
+  route('POST', `${FUNCTION}/variables`, 'functions.write', createVariable),
+  route('GET', `${FUNCTION}/variables`, 'functions.read', listVariables),
+  route('GET', `${FUNCTION}/variables/:variableId`, 'functions.read', getVariable),
+  route('PUT', `${FUNCTION}/variables/:variableId`, 'functions.write', updateVariable),
+  route('DELETE', `${FUNCTION}/variables/:variableId`, 'functions.write', deleteVariable),
+  route('POST', `${FUNCTION}/executions`, 'public', createExecution),
+  route('GET', `${FUNCTION}/executions`, 'public', listExecutions),
+  route('GET', `${FUNCTION}/executions/:executionId`, 'public', getExecution),
+  route('DELETE', `${FUNCTION}/executions/:executionId`, 'executions.write', deleteExecution),
+];

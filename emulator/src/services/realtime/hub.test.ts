@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Backend } from '../../backend.ts';
 import { MODULES } from '../../modules.ts';
-import type { RealtimeHub } from './hub.ts';
 
 describe('realtime hub backpressure', () => {
   let backend: Backend;
@@ -25,7 +24,7 @@ describe('realtime hub backpressure', () => {
   });
 
   it('cuts a socket that stops reading instead of buffering without bound', async () => {
-    const hub = backend.services.get('realtime') as RealtimeHub;
+    const hub = backend.services.realtime.hub;
     const ws = new WebSocket(`ws://127.0.0.1:${backend.port}/v1/realtime?project=p`);
     await new Promise<void>((resolve) => ws.once('message', () => resolve()));
     ws.send(

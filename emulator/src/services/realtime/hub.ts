@@ -2,14 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Backend } from '../../backend.ts';
-import type { UserRecord } from '../../core/auth.ts';
+import type { UserRecord } from '../../core/auth/users.ts';
 import type { BackendEvent } from '../../core/events.ts';
 import { uniqueId } from '../../core/ids.ts';
 import { formatDate } from '../../core/time.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import { parseQueryString } from '../../http/query-string.ts';
 import { resolveIdentity } from '../../http/server.ts';
-import { userModel } from '../models.ts';
+import { userModel } from '../users/models.ts';
 import { convertChannels, rebindAccountChannels } from './channels.ts';
 import {
   eventFrameBuilder,
@@ -19,19 +19,14 @@ import {
   type Subscriber,
   type Subscription,
 } from './delivery.ts';
-import {
-  presencePayload,
-  presencePermissions,
-  presenceStore,
-  publishPresence,
-  type PresenceStore,
-} from './presences.ts';
+import { presencePayload } from './models.ts';
 import {
   parseRealtimeQueries,
   queryToString,
   RealtimeQueryError,
   type RealtimeQuery,
 } from './queries.ts';
+import type { RealtimeStore } from './store.ts';
 
 /** Path of the realtime endpoint. */
 export const REALTIME_PATH = '/v1/realtime';
@@ -90,14 +85,14 @@ function textError(name: string, max: number): RealtimeError {
  */
 export class RealtimeHub {
   private readonly backend: Backend;
-  private readonly presences: PresenceStore;
+  private readonly presences: RealtimeStore;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   private readonly connections = new Set<Connection>();
   private closing = false;
 
-  constructor(backend: Backend) {
+  constructor(backend: Backend, presences: RealtimeStore) {
     this.backend = backend;
-    this.presences = presenceStore(backend);
+    this.presences = presences;
   }
 
   /** Number of open sockets. */
@@ -144,7 +139,7 @@ export class RealtimeHub {
     const connection: Connection = {
       ws,
       user,
-      roles: user ? this.backend.auth.rolesOf(user) : GUEST_ROLES,
+      roles: user ? this.backend.auth.roles.of(user) : GUEST_ROLES,
       subscriptions: new Map(),
       presences: new Set(),
       open: true,
@@ -257,7 +252,7 @@ export class RealtimeHub {
     if (typeof session !== 'string' || session.length < 1 || session.length > 2048) {
       throw textError('session', 2048);
     }
-    const resolved = this.backend.auth.resolveSession(session);
+    const resolved = this.backend.auth.sessions.resolve(session);
     if (!resolved) throw formatInvalid('Session is not valid.');
     const previous = connection.user?.id ?? null;
     this.bind(connection, resolved.user, previous);
@@ -274,7 +269,7 @@ export class RealtimeHub {
     previousUserId: string | null,
   ): void {
     connection.user = user;
-    connection.roles = user ? this.backend.auth.rolesOf(user) : GUEST_ROLES;
+    connection.roles = user ? this.backend.auth.roles.of(user) : GUEST_ROLES;
     if (!user || user.id === previousUserId) return;
     for (const [id, subscription] of connection.subscriptions) {
       const channels = rebindAccountChannels(subscription.channels, previousUserId, user.id);
@@ -386,7 +381,7 @@ export class RealtimeHub {
     if (!user) throw new RealtimeError(401, 'User must be authorized');
     let permissions: string[];
     try {
-      permissions = presencePermissions(
+      permissions = this.presences.permissionsFor(
         'permissions' in input ? input.permissions : null,
         { kind: 'user', user, session: null, roles: connection.roles, scopes: new Set() },
         user.id,
@@ -399,19 +394,23 @@ export class RealtimeHub {
       }
       throw error;
     }
-    const presence = this.presences.upsertForUser({
-      presenceId: presenceId === 'unique()' ? uniqueId() : presenceId,
-      userId: user.id,
-      status,
-      source: 'realtime',
-      expiresAt: formatDate(Date.now() + REALTIME_PRESENCE_MS),
-      metadata,
-      permissions,
-    });
+    const presence = this.presences.upsertForUser(
+      {
+        presenceId: presenceId === 'unique()' ? uniqueId() : presenceId,
+        userId: user.id,
+        status,
+        source: 'realtime',
+        expiresAt: formatDate(Date.now() + REALTIME_PRESENCE_MS),
+        metadata,
+        permissions,
+      },
+      (stored) =>
+        this.send(connection, {
+          type: 'response',
+          data: { to: 'presence', presence: presencePayload(stored) },
+        }),
+    );
     connection.presences.add(presence.id);
-    const payload = presencePayload(presence);
-    this.send(connection, { type: 'response', data: { to: 'presence', presence: payload } });
-    publishPresence(this.backend, presence, 'upsert', payload);
     return null;
   }
 
@@ -454,9 +453,9 @@ export class RealtimeHub {
   }
 
   private refresh(connection: Connection): void {
-    const user = this.backend.auth.getUser(connection.user!.id);
+    const user = this.backend.auth.users.get(connection.user!.id);
     connection.user = user;
-    connection.roles = user ? this.backend.auth.rolesOf(user) : GUEST_ROLES;
+    connection.roles = user ? this.backend.auth.roles.of(user) : GUEST_ROLES;
   }
 
   /** Answers a message once the writes made so far are committed (as HTTP answers wait). */
@@ -483,10 +482,7 @@ export class RealtimeHub {
     connection.open = false;
     this.connections.delete(connection);
     if (this.closing) return; // realtime presences are cleared when the backend starts again
-    for (const id of connection.presences) {
-      const presence = this.presences.delete(id);
-      if (presence) publishPresence(this.backend, presence, 'delete', presencePayload(presence));
-    }
+    for (const id of connection.presences) this.presences.delete(id, 'realtime');
     connection.presences.clear();
   }
 

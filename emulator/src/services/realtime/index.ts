@@ -1,32 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Backend, BackendModule } from '../../backend.ts';
-import { ApiError } from '../../http/errors.ts';
-import { RealtimeHub } from './hub.ts';
-import { presenceRoutes, presenceStore } from './presences.ts';
+import { allowSwitch, answerJson } from '../../http/switches.ts';
+import type { RealtimeHub } from './hub.ts';
+import { routes } from './routes.ts';
+import { RealtimeStore } from './store.ts';
 
 /** The test-only switch that cuts every realtime socket (outside `/v1`, bootstrap key only). */
 export const DROP_PATH = '/_emulator/realtime/drop';
-
-function answer(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8' });
-  res.end(JSON.stringify(body));
-}
 
 /** `POST /_emulator/realtime/drop` with `X-Appwrite-Key: <bootstrap key>` → `{dropped: N}`. */
 function dropSwitch(backend: Backend, hub: RealtimeHub) {
   return (req: IncomingMessage, res: ServerResponse, url: URL): boolean => {
     if (url.pathname !== DROP_PATH || req.method !== 'POST') return false;
     req.resume();
-    if (req.headers['x-appwrite-key'] !== backend.config.apiKey) {
-      answer(
-        res,
-        401,
-        new ApiError('general_unauthorized_scope', 'The bootstrap API key is required.').toBody(),
-      );
-      return true;
-    }
-    answer(res, 200, { dropped: hub.drop() });
+    if (allowSwitch(backend, req, res)) answerJson(res, 200, { dropped: hub.drop() });
     return true;
   };
 }
@@ -40,14 +28,14 @@ function dropSwitch(backend: Backend, hub: RealtimeHub) {
  * (Appwrite lets it escape as a server error); a repeated `subscriptionId` replaces the
  * subscription's channels and queries (Appwrite adds the new channels to the old ones).
  */
-export const realtimeModule: BackendModule = {
+export const realtimeModule: BackendModule<'realtime'> = {
   name: 'realtime',
-  routes: () => presenceRoutes(),
-  attach: (backend) => {
+  store: (backend) => new RealtimeStore(backend),
+  routes,
+  attach: (backend, realtime) => {
     // No socket survives a restart, so neither do the presences they held.
-    presenceStore(backend).deleteRealtimePresences();
-    const hub = new RealtimeHub(backend);
-    backend.services.set('realtime', hub);
+    realtime.deleteRealtimePresences();
+    const { hub } = realtime;
     const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (hub.handleUpgrade(req, socket, head)) return;
       if (backend.server.listenerCount('upgrade') === 1) {
@@ -56,7 +44,7 @@ export const realtimeModule: BackendModule = {
     };
     backend.server.on('upgrade', onUpgrade);
     const unsubscribe = backend.bus.subscribe((event) => hub.deliver(event));
-    const stopRoles = backend.auth.onRolesChanged((userId) => hub.refreshUser(userId));
+    const stopRoles = backend.auth.roles.onChanged((userId) => hub.refreshUser(userId));
     backend.httpFallbacks.push(dropSwitch(backend, hub));
     return async () => {
       unsubscribe();

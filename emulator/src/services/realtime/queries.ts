@@ -1,15 +1,16 @@
+import { ApiError } from '../../core/errors.ts';
+import { rawJson } from '../../core/json.ts';
+import { LOGICAL_METHODS, parseQuery, phpType, type Query } from '../../core/queries.ts';
+
 /**
  * Realtime queries, as Appwrite's `Realtime::convertQueries` and `RuntimeQuery` treat them:
- * a subscription's queries are parsed once, restricted to the methods Appwrite allows over
- * realtime, compiled, and evaluated against each event's payload (top level ANDed).
+ * a subscription's queries are parsed once (by the one query parser), restricted to the methods
+ * Appwrite allows over realtime, compiled, and evaluated against each event's payload (top level
+ * ANDed).
  */
 
 /** A parsed query: `{method, attribute, values}`; `and`/`or` hold parsed queries as values. */
-export interface RealtimeQuery {
-  method: string;
-  attribute: string;
-  values: unknown[];
-}
+export type RealtimeQuery = Query;
 
 /** A query that cannot be used over realtime; its message follows Appwrite's wording. */
 export class RealtimeQueryError extends Error {}
@@ -29,97 +30,16 @@ export const ALLOWED_REALTIME_METHODS: readonly string[] = [
   'select',
 ];
 
-/** Every method utopia-php/database knows (others are "Invalid query method"). */
-const KNOWN_METHODS = new Set([
-  ...ALLOWED_REALTIME_METHODS,
-  'contains',
-  'containsAny',
-  'containsAll',
-  'notContains',
-  'search',
-  'notSearch',
-  'between',
-  'notBetween',
-  'startsWith',
-  'notStartsWith',
-  'endsWith',
-  'notEndsWith',
-  'regex',
-  'exists',
-  'notExists',
-  'elemMatch',
-  'orderAsc',
-  'orderDesc',
-  'orderRandom',
-  'limit',
-  'offset',
-  'cursorAfter',
-  'cursorBefore',
-  'distanceEqual',
-  'distanceNotEqual',
-  'distanceGreaterThan',
-  'distanceLessThan',
-  'intersects',
-  'notIntersects',
-  'crosses',
-  'notCrosses',
-  'overlaps',
-  'notOverlaps',
-  'touches',
-  'notTouches',
-  'vectorDot',
-  'vectorCosine',
-  'vectorEuclidean',
-]);
-
-const LOGICAL = new Set(['and', 'or', 'elemMatch']);
-
 const SELECT_ALL = '{"method":"select","values":["*"]}';
 
-function typeName(value: unknown): string {
-  if (value === null) return 'NULL';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'double';
-  return typeof value;
-}
-
-function parseObject(raw: unknown): RealtimeQuery {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new RealtimeQueryError(`Invalid query. Must be an array, got ${typeName(raw)}`);
-  }
-  const query = raw as { method?: unknown; attribute?: unknown; values?: unknown };
-  const method = query.method ?? '';
-  const attribute = query.attribute ?? '';
-  const values = query.values ?? [];
-  if (typeof method !== 'string') {
-    throw new RealtimeQueryError(`Invalid query method. Must be a string, got ${typeName(method)}`);
-  }
-  if (!KNOWN_METHODS.has(method)) throw new RealtimeQueryError(`Invalid query method: ${method}`);
-  if (typeof attribute !== 'string') {
-    throw new RealtimeQueryError(
-      `Invalid query attribute. Must be a string, got ${typeName(attribute)}`,
-    );
-  }
-  if (!Array.isArray(values)) {
-    throw new RealtimeQueryError(`Invalid query values. Must be an array, got ${typeName(values)}`);
-  }
-  return {
-    method,
-    attribute,
-    values: LOGICAL.has(method)
-      ? values.map((value) => (typeof value === 'string' ? parseString(value) : parseObject(value)))
-      : values,
-  };
-}
-
+/** One subscription query from its JSON text; a parse error becomes a {@link RealtimeQueryError}. */
 function parseString(raw: string): RealtimeQuery {
-  let decoded: unknown;
   try {
-    decoded = JSON.parse(raw);
-  } catch {
-    throw new RealtimeQueryError('Invalid query: Syntax error');
+    return parseQuery(raw);
+  } catch (error) {
+    if (error instanceof ApiError) throw new RealtimeQueryError(error.message);
+    throw error;
   }
-  return parseObject(decoded);
 }
 
 /**
@@ -130,7 +50,7 @@ function parseString(raw: string): RealtimeQuery {
 export function parseRealtimeQueries(raw: readonly unknown[]): RealtimeQuery[] {
   const queries = raw.map((item) => {
     if (typeof item === 'string') return parseString(item);
-    throw new RealtimeQueryError(`Invalid query. Must be a string, got ${typeName(item)}`);
+    throw new RealtimeQueryError(`Invalid query. Must be a string, got ${phpType(item)}`);
   });
   const stack = [...queries];
   while (stack.length) {
@@ -159,7 +79,7 @@ function isSelectAll(query: RealtimeQuery): boolean {
 function toArray(query: RealtimeQuery): Record<string, unknown> {
   const out: Record<string, unknown> = { method: query.method };
   if (query.attribute) out.attribute = query.attribute;
-  out.values = LOGICAL.has(query.method)
+  out.values = LOGICAL_METHODS.has(query.method)
     ? (query.values as RealtimeQuery[]).map(toArray)
     : query.values;
   return out;
@@ -167,7 +87,9 @@ function toArray(query: RealtimeQuery): Record<string, unknown> {
 
 /** A query as Appwrite prints it back (`Query::toString`): method, attribute when set, values. */
 export function queryToString(query: RealtimeQuery): string {
-  return JSON.stringify(toArray(query));
+  return JSON.stringify(toArray(query), (_key, value: unknown) =>
+    typeof value === 'bigint' ? rawJson(value.toString()) : value,
+  );
 }
 
 /** The stored strings of a subscription's queries: `select(["*"])` when it has none. */
@@ -214,13 +136,16 @@ export function compileQueries(queries: readonly RealtimeQuery[]): CompiledQueri
 
 const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
+/** A number, or an integer beyond 2^53 as the query parser keeps it. */
+const isNumber = (value: unknown) => typeof value === 'number' || typeof value === 'bigint';
+
 /**
  * PHP 8's ordering of two scalars, for what realtime payloads hold: numbers, numeric
  * strings (compared as numbers), other strings (byte order); anything else is unordered.
  */
 function compare(a: unknown, b: unknown): number | null {
-  const aNumeric = typeof a === 'number' || (typeof a === 'string' && NUMERIC.test(a));
-  const bNumeric = typeof b === 'number' || (typeof b === 'string' && NUMERIC.test(b));
+  const aNumeric = isNumber(a) || (typeof a === 'string' && NUMERIC.test(a));
+  const bNumeric = isNumber(b) || (typeof b === 'string' && NUMERIC.test(b));
   if (aNumeric && bNumeric) {
     const x = Number(a);
     const y = Number(b);

@@ -4,18 +4,24 @@ import {
   assertBucketVisible,
   assertFileAccess,
   assertMayCreate,
+  filePermissions,
   fileReach,
-  readersOf,
   type BucketRules,
   type StorageCaller,
 } from './access.ts';
 
 const member: StorageCaller = {
   isKey: false,
+  userId: 'ana',
   roles: new Set(['any', 'users', 'user:ana', 'team:desk']),
 };
-const other: StorageCaller = { isKey: false, roles: new Set(['any', 'users', 'user:ben']) };
-const key: StorageCaller = { isKey: true, roles: new Set() };
+const other: StorageCaller = {
+  isKey: false,
+  userId: 'ben',
+  roles: new Set(['any', 'users', 'user:ben']),
+};
+const guest: StorageCaller = { isKey: false, userId: null, roles: new Set(['any', 'guests']) };
+const key: StorageCaller = { isKey: true, userId: null, roles: new Set() };
 const read = (role: string): Permission => ({ type: 'read', role });
 
 function bucket(rules: Partial<BucketRules> = {}): BucketRules {
@@ -67,11 +73,17 @@ describe('file access (Appwrite’s model)', () => {
     expect(fileReach(secured, key, 'delete')).toBe('bucket');
   });
 
-  it('sends events to the bucket’s readers, plus the file’s with fileSecurity', () => {
-    expect(readersOf(bucket(), [read('user:ben')])).toEqual(['team:desk']);
-    expect(readersOf(bucket({ fileSecurity: true }), [read('user:ben')]).sort()).toEqual([
-      'team:desk',
-      'user:ben',
+  it('gives a new file its user’s permissions unless it names its own, which a user must hold', () => {
+    expect(filePermissions(undefined, member)).toEqual([
+      { type: 'read', role: 'user:ana' },
+      { type: 'update', role: 'user:ana' },
+      { type: 'delete', role: 'user:ana' },
     ]);
+    expect(filePermissions(null, guest)).toEqual([]);
+    expect(filePermissions(undefined, key)).toEqual([]);
+    expect(filePermissions(['read("team:desk")'], member)).toEqual([read('team:desk')]);
+    expect(outcome(() => filePermissions(['read("team:desk")'], other))).toBe('user_unauthorized');
+    expect(filePermissions(['read("team:desk")'], key)).toEqual([read('team:desk')]);
+    expect(outcome(() => filePermissions(['create("any")'], key))).toBe('general_argument_invalid');
   });
 });

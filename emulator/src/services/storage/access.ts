@@ -1,10 +1,54 @@
-import { isGranted, rolesFor, type Permission } from '../../core/permissions.ts';
-import { ApiError } from '../../http/errors.ts';
+import type { Identity } from '../../core/auth/roles.ts';
+import { ApiError } from '../../core/errors.ts';
+import {
+  assertCallerMaySet,
+  isGranted,
+  parsePermissions,
+  rolesFor,
+  type Permission,
+} from '../../core/permissions.ts';
 
-/** Who asks: an API key (which bypasses bucket and file permissions) or roles (`any` included or not). */
+/**
+ * Who asks: an API key (which bypasses bucket and file permissions) or a user or guest with
+ * roles (`any` included).
+ */
 export interface StorageCaller {
   isKey: boolean;
+  /** The signed-in user, if any. */
+  userId: string | null;
   roles: ReadonlySet<string>;
+}
+
+/** The {@link StorageCaller} of an identity. */
+export function storageCaller(identity: Identity): StorageCaller {
+  return {
+    isKey: identity.kind === 'key',
+    userId: identity.kind === 'user' ? identity.user.id : null,
+    roles: new Set(['any', ...identity.roles]),
+  };
+}
+
+/** The permission types a file takes. */
+export const FILE_PERMISSIONS = ['read', 'update', 'delete'] as const;
+
+/**
+ * A file's permissions from the `permissions` param: as sent (`write` expanded; users may only
+ * grant roles they hold), or, when absent, the calling user's own (none for keys and guests).
+ */
+export function filePermissions(raw: unknown, caller: StorageCaller): Permission[] {
+  if (raw === undefined || raw === null) {
+    if (!caller.userId || caller.isKey) return [];
+    return FILE_PERMISSIONS.map((type) => ({ type, role: `user:${caller.userId}` }));
+  }
+  const permissions = parsePermissions(raw, FILE_PERMISSIONS);
+  assertMayGrant(permissions, caller);
+  return permissions;
+}
+
+/** Users may only grant roles they hold (`user_unauthorized`); keys grant any. */
+export function assertMayGrant(permissions: readonly Permission[], caller: StorageCaller): void {
+  if (!caller.isKey)
+    assertCallerMaySet(permissions, new Set([...caller.roles].filter((role) => role !== 'any')));
 }
 
 /** What of a bucket decides access to its files. */
@@ -92,11 +136,4 @@ export function assertFileAccess(
   if (reach === 'bucket' || fileGrants(permissions, caller, action)) return;
   if (action === 'read') throw new ApiError('storage_file_not_found');
   throw refusal(action, rolesFor(permissions, action), caller);
-}
-
-/** Who receives a file's realtime events: the bucket's readers, plus the file's with `fileSecurity`. */
-export function readersOf(bucket: BucketRules, filePermissions: readonly Permission[]): string[] {
-  const roles = new Set(rolesFor(bucket.permissions, 'read'));
-  if (bucket.fileSecurity) for (const role of rolesFor(filePermissions, 'read')) roles.add(role);
-  return [...roles];
 }

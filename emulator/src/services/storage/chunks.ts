@@ -1,4 +1,4 @@
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 
 /** Appwrite's `APP_LIMIT_UPLOAD_CHUNK_SIZE`: the SDKs send files above it in chunks of this size. */
 export const CHUNK_SIZE = 5 * 1024 * 1024;

@@ -1,6 +1,6 @@
-import type { Backend, BackendModule } from '../../backend.ts';
-import { storageRoutes } from './routes.ts';
-import { storageOf } from './service.ts';
+import type { BackendModule } from '../../backend.ts';
+import { routes } from './routes.ts';
+import { StorageStore } from './store.ts';
 
 /** How long an unfinished upload is kept by default (seconds): `BACKEND_STORAGE_UPLOAD_TTL_SECONDS`. */
 const DEFAULT_UPLOAD_TTL_SECONDS = 3600;
@@ -15,8 +15,8 @@ export function uploadTtlMs(env: NodeJS.ProcessEnv = process.env): number {
   return seconds * 1000;
 }
 
-async function sweep(backend: Backend, ttlMs: number, atStart: boolean): Promise<void> {
-  const result = await storageOf(backend).store.sweep(Date.now(), ttlMs, atStart);
+async function sweep(store: StorageStore, ttlMs: number, atStart: boolean): Promise<void> {
+  const result = await store.sweep(Date.now(), ttlMs, atStart);
   if (result.uploads + result.orphans > 0)
     console.log(
       `[storage] removed ${result.uploads} unfinished upload(s) older than ${ttlMs / 1000} s and ${result.orphans} unreferenced file(s)`,
@@ -24,24 +24,21 @@ async function sweep(backend: Backend, ttlMs: number, atStart: boolean): Promise
 }
 
 /**
- * Storage: buckets (API keys) and files (create in one request or 5 MiB chunks, get, list,
- * update, delete, download, view, preview) with Appwrite 1.9's rules, permissions and events.
- * Unfinished uploads are removed after `BACKEND_STORAGE_UPLOAD_TTL_SECONDS` (default 1 h): a
- * sweep at start, then every tenth of that time (at most every 5 minutes). See
- * docs/emulator-guide.md.
+ * The Storage service: buckets (API keys) and files (create in one request or 5 MiB chunks, get,
+ * list, update, delete, download, view, preview) with Appwrite 1.9's rules, permissions and
+ * events. Unfinished uploads are removed after `BACKEND_STORAGE_UPLOAD_TTL_SECONDS` (default
+ * 1 h): a sweep at start, then every tenth of that time (at most every 5 minutes).
  */
-export const storageModule: BackendModule = {
+export const storageModule: BackendModule<'storage'> = {
   name: 'storage',
-  routes: (backend) => {
-    storageOf(backend);
-    return storageRoutes();
-  },
-  attach: (backend) => {
+  store: (backend) => new StorageStore(backend),
+  routes,
+  attach: (_backend, store) => {
     const ttlMs = uploadTtlMs();
     const report = (error: unknown) => console.error('[storage] sweep failed', error);
-    sweep(backend, ttlMs, true).catch(report);
+    sweep(store, ttlMs, true).catch(report);
     const timer = setInterval(
-      () => sweep(backend, ttlMs, false).catch(report),
+      () => sweep(store, ttlMs, false).catch(report),
       Math.min(ttlMs / 10, 5 * 60_000),
     );
     timer.unref();

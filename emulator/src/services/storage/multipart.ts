@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 
 /** The first file part of a multipart body, as its sink took it. */
 export interface ReceivedFile<T> {

@@ -1,4 +1,4 @@
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 
 /** Appwrite's `APP_STORAGE_READ_BUFFER` (20 MB): a longer range is cut to the route's maximum. */
 export const READ_BUFFER = 20 * 1000 * 1000;

@@ -1,39 +1,26 @@
+import { rm } from 'node:fs/promises';
+import { ApiError, invalidParam } from '../../core/errors.ts';
 import { resolveId } from '../../core/ids.ts';
-import { assertCallerMaySet, parsePermissions, type Permission } from '../../core/permissions.ts';
+import { applyListQueries } from '../../core/list-queries.ts';
+import { parsePermissions } from '../../core/permissions.ts';
 import { now } from '../../core/time.ts';
 import type { RequestContext } from '../../http/context.ts';
-import { ApiError, invalidParam } from '../../http/errors.ts';
-import { parseSimpleListQueries } from '../../http/list-queries.ts';
 import { bool, integer, stringArray, text } from '../../http/params.ts';
 import { created, noContent, ok, type Reply } from '../../http/reply.ts';
-import type { Route } from '../../http/router.ts';
-// The in-memory list queries of the functions service (filters, order, cursor, limit, offset).
-import { applyListQueries } from '../functions/queries.ts';
-import {
-  assertBucketVisible,
-  assertFileAccess,
-  fileGrants,
-  fileReach,
-  type StorageCaller,
-} from './access.ts';
-import { extensionOf } from './file-rules.ts';
-import { bucketModel, fileModel, type BucketRecord } from './models.ts';
-import {
-  defaultOutput,
-  PREVIEW_INPUTS,
-  PREVIEW_LIMIT,
-  previewOptions,
-  renderPreview,
-} from './preview.ts';
-import { readableFile, downloadFile, viewFile } from './serve.ts';
-import { storageCaller, storageOf } from './service.ts';
-import { createFile } from './upload.ts';
-import { readFile } from 'node:fs/promises';
+import { route, type Route } from '../../http/router.ts';
+import { FILE_PERMISSIONS, filePermissions, storageCaller } from './access.ts';
+import { CHUNK_SIZE, chunkOf, parseContentRange, type ChunkPosition } from './chunks.ts';
+import { isExtensionAllowed } from './file-rules.ts';
+import { fileModel, type BucketRecord } from './models.ts';
+import { renderPreview } from './preview.ts';
+import { previewOptions } from './preview-params.ts';
+import { fileBytesReply } from './serve.ts';
+import type { StorageStore } from './store.ts';
+import { readUpload } from './upload.ts';
 
-/** The largest `maximumFileSize` a bucket may set, 5 GB. */
+/** The largest `maximumFileSize` a bucket may set, 5 GB (Appwrite's `_APP_STORAGE_LIMIT`). */
 const MAX_FILE_SIZE = 5_000_000_000;
 const BUCKET_PERMISSIONS = ['read', 'create', 'update', 'delete'] as const;
-const FILE_PERMISSIONS = ['read', 'update', 'delete'] as const;
 /** Attributes file list queries may use (Appwrite's `Queries\Files`). */
 const FILE_QUERY_ATTRIBUTES = [
   'name',
@@ -43,8 +30,21 @@ const FILE_QUERY_ATTRIBUTES = [
   'chunksTotal',
   'chunksUploaded',
 ];
+/** A custom id as `X-Appwrite-ID` may carry it. */
+const UID = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,35}$/;
 
-function bucketSettings(
+function store(ctx: RequestContext): StorageStore {
+  return ctx.backend.services.storage;
+}
+
+function header(ctx: RequestContext, name: string): string {
+  const value = ctx.headers[name];
+  return typeof value === 'string' ? value : '';
+}
+
+// Buckets (API keys)
+
+function readSettings(
   ctx: RequestContext,
   previous: BucketRecord | null,
 ): Omit<BucketRecord, 'id' | 'createdAt' | 'updatedAt'> {
@@ -73,170 +73,183 @@ function bucketSettings(
   };
 }
 
-function bucketOf(ctx: RequestContext): BucketRecord {
-  const bucket = storageOf(ctx.backend).store.getBucket(ctx.params.bucketId!);
-  if (!bucket) throw new ApiError('storage_bucket_not_found');
-  return bucket;
+function createBucket(ctx: RequestContext): Reply {
+  const time = now();
+  const bucket: BucketRecord = {
+    id: resolveId('bucketId', ctx.input.bucketId),
+    createdAt: time,
+    updatedAt: time,
+    ...readSettings(ctx, null),
+  };
+  store(ctx).createBucket(bucket);
+  return created(store(ctx).bucketModelOf(bucket));
 }
 
-function bucketReply(ctx: RequestContext, bucket: BucketRecord, status = 200): Reply {
-  const body = bucketModel(bucket, storageOf(ctx.backend).store.totalSize(bucket.id));
-  return status === 201 ? created(body) : ok(body);
+function listBuckets(ctx: RequestContext): Reply {
+  const { total, page } = applyListQueries(
+    store(ctx)
+      .listBuckets()
+      .map((bucket) => store(ctx).bucketModelOf(bucket)),
+    ctx.input.queries,
+    ['name', 'enabled'],
+    'Bucket',
+  );
+  return ok({ total, buckets: page });
 }
 
-function bucketRoutes(): Route[] {
-  return [
-    {
-      method: 'POST',
-      path: '/storage/buckets',
-      scope: 'buckets.write',
-      handler: (ctx) => {
-        const time = now();
-        const bucket: BucketRecord = {
-          id: resolveId('bucketId', ctx.input.bucketId),
-          createdAt: time,
-          updatedAt: time,
-          ...bucketSettings(ctx, null),
-        };
-        storageOf(ctx.backend).store.insertBucket(bucket);
-        return bucketReply(ctx, bucket, 201);
-      },
-    },
-    {
-      method: 'GET',
-      path: '/storage/buckets',
-      scope: 'buckets.read',
-      handler: (ctx) => {
-        const query = parseSimpleListQueries(ctx.input.queries, ['name', 'enabled']);
-        const all = storageOf(ctx.backend).store.listBuckets();
-        const page = all.slice(query.offset, query.offset + query.limit);
-        return ok({
-          total: all.length,
-          buckets: page.map((bucket) =>
-            bucketModel(bucket, storageOf(ctx.backend).store.totalSize(bucket.id)),
-          ),
-        });
-      },
-    },
-    {
-      method: 'GET',
-      path: '/storage/buckets/:bucketId',
-      scope: 'buckets.read',
-      handler: (ctx) => bucketReply(ctx, bucketOf(ctx)),
-    },
-    {
-      method: 'PUT',
-      path: '/storage/buckets/:bucketId',
-      scope: 'buckets.write',
-      handler: (ctx) => {
-        const previous = bucketOf(ctx);
-        const bucket: BucketRecord = {
-          ...previous,
-          ...bucketSettings(ctx, previous),
-          updatedAt: now(),
-        };
-        storageOf(ctx.backend).store.updateBucket(bucket);
-        return bucketReply(ctx, bucket);
-      },
-    },
-    {
-      method: 'DELETE',
-      path: '/storage/buckets/:bucketId',
-      scope: 'buckets.write',
-      handler: (ctx) => {
-        storageOf(ctx.backend).store.deleteBucket(bucketOf(ctx).id);
-        return noContent();
-      },
-    },
-  ];
+function getBucket(ctx: RequestContext): Reply {
+  return ok(store(ctx).bucketModelOf(store(ctx).bucket(ctx.params.bucketId!)));
 }
 
-function visibleBucket(ctx: RequestContext, caller: StorageCaller): BucketRecord {
-  return assertBucketVisible(storageOf(ctx.backend).store.getBucket(ctx.params.bucketId!), caller);
+function updateBucket(ctx: RequestContext): Reply {
+  const previous = store(ctx).bucket(ctx.params.bucketId!);
+  const bucket: BucketRecord = { ...previous, ...readSettings(ctx, previous), updatedAt: now() };
+  store(ctx).saveBucket(bucket);
+  return ok(store(ctx).bucketModelOf(bucket));
 }
 
-/** `listFiles`: every file (unfinished uploads too, as on Appwrite) the caller may read. */
-function listFiles(ctx: RequestContext): Reply {
+function deleteBucket(ctx: RequestContext): Reply {
+  store(ctx).deleteBucket(store(ctx).bucket(ctx.params.bucketId!).id);
+  return noContent();
+}
+
+// Files
+
+/**
+ * `createFile`: a whole file in one multipart request, streamed to disk, or one 5 MiB chunk of a
+ * larger one (`Content-Range`, and `X-Appwrite-ID` after the first), chunks in any order and
+ * several at once. The body is read before the checks, which run in Appwrite's order; a refused
+ * request leaves nothing behind.
+ */
+async function createFile(ctx: RequestContext): Promise<Reply> {
   const caller = storageCaller(ctx.identity);
-  const bucket = visibleBucket(ctx, caller);
-  const reach = fileReach(bucket, caller, 'read');
-  const search = text(ctx.input, 'search', { max: 256 }).toLowerCase();
-  const models = storageOf(ctx.backend)
-    .store.listFiles(bucket.id)
-    .filter((file) => reach === 'bucket' || fileGrants(file.permissions, caller, 'read'))
-    .filter((file) => search === '' || `${file.id} ${file.name}`.toLowerCase().includes(search))
-    .map(fileModel);
-  let result;
+  const bucket = store(ctx).uploadBucket(ctx.params.bucketId!, caller);
+  const rangeHeader = header(ctx, 'content-range');
+  let position: ChunkPosition | null = null;
+  let rangeError: unknown = null;
+  if (rangeHeader !== '') {
+    try {
+      position = chunkOf(parseContentRange(rangeHeader));
+    } catch (error) {
+      rangeError = error;
+    }
+  }
+  const body = await readUpload(
+    ctx.request,
+    rangeHeader !== ''
+      ? { kind: 'chunk', length: position?.length ?? CHUNK_SIZE }
+      : {
+          kind: 'whole',
+          maxSize: bucket.maximumFileSize,
+          keep: (name) => isExtensionAllowed(name, bucket.allowedFileExtensions),
+          temporaryPath: () => store(ctx).temporaryPath(),
+        },
+  );
+  const spooled = body.kind === 'whole' ? body.file?.result : undefined;
   try {
-    result = applyListQueries(models, ctx.input.queries, FILE_QUERY_ATTRIBUTES);
-  } catch (error) {
-    if (error instanceof ApiError && error.type === 'general_cursor_not_found')
-      throw new ApiError('general_cursor_not_found', error.message.replace(/^Document/, 'File'));
-    throw error;
+    const permissions = filePermissions(body.fields.permissions, caller);
+    if (!body.file) throw new ApiError('storage_file_empty');
+    if (rangeError) throw rangeError;
+    let id = resolveId('fileId', body.fields.fileId);
+    if (body.kind === 'whole') {
+      const upload = { id, name: body.file.name, permissions };
+      return created(fileModel(await store(ctx).createWholeFile(bucket, upload, spooled!)));
+    }
+    const appwriteId = header(ctx, 'x-appwrite-id');
+    if (appwriteId !== '') {
+      if (!UID.test(appwriteId)) throw new ApiError('storage_invalid_appwrite_id');
+      id = appwriteId;
+    }
+    const { file, created: recorded } = await store(ctx).writeChunk(
+      bucket,
+      { id, name: body.file.name, permissions },
+      position!,
+      body.file.result,
+    );
+    return recorded ? created(fileModel(file)) : ok(fileModel(file));
+  } finally {
+    if (spooled?.path) await rm(spooled.path, { force: true });
   }
-  return ok({ total: bool(ctx.input, 'total', true) ? result.total : 0, files: result.page });
 }
 
-/** `updateFile`: name and permissions (bucket `update`, or the file's with `fileSecurity`). */
+function listFiles(ctx: RequestContext): Reply {
+  const files = store(ctx).listFiles(
+    ctx.params.bucketId!,
+    storageCaller(ctx.identity),
+    text(ctx.input, 'search', { max: 256 }),
+  );
+  const { total, page } = applyListQueries(
+    files.map(fileModel),
+    ctx.input.queries,
+    FILE_QUERY_ATTRIBUTES,
+    'File',
+  );
+  return ok({ total: bool(ctx.input, 'total', true) ? total : 0, files: page });
+}
+
+function getFile(ctx: RequestContext): Reply {
+  const { file } = store(ctx).readableFile(
+    ctx.params.bucketId!,
+    ctx.params.fileId!,
+    storageCaller(ctx.identity),
+  );
+  return ok(fileModel(file));
+}
+
+/** `updateFile`: name and permissions (users may only grant roles they hold). */
 function updateFile(ctx: RequestContext): Reply {
-  const service = storageOf(ctx.backend);
-  const caller = storageCaller(ctx.identity);
-  const bucket = visibleBucket(ctx, caller);
-  const reach = fileReach(bucket, caller, 'update');
-  const file = service.store.getFile(bucket.id, ctx.params.fileId!);
-  if (!file) throw new ApiError('storage_file_not_found');
-  let permissions: Permission[] = file.permissions;
-  if (ctx.input.permissions !== undefined && ctx.input.permissions !== null) {
-    permissions = parsePermissions(ctx.input.permissions, FILE_PERMISSIONS);
-    if (!caller.isKey)
-      assertCallerMaySet(permissions, new Set([...caller.roles].filter((role) => role !== 'any')));
-  }
+  const permissions =
+    ctx.input.permissions === undefined || ctx.input.permissions === null
+      ? undefined
+      : parsePermissions(ctx.input.permissions, FILE_PERMISSIONS);
   const name =
     ctx.input.name === undefined || ctx.input.name === null
-      ? file.name
+      ? undefined
       : text(ctx.input, 'name', { max: 128 });
-  assertFileAccess(reach, file.permissions, caller, 'update');
-  const updated = { ...file, name, permissions, updatedAt: now() };
-  service.store.updateFile(updated);
-  service.publish(bucket, updated, 'update');
-  return ok(fileModel(updated));
+  const file = store(ctx).updateFile(
+    ctx.params.bucketId!,
+    ctx.params.fileId!,
+    storageCaller(ctx.identity),
+    { name, permissions },
+  );
+  return ok(fileModel(file));
 }
 
-/** `deleteFile`: the record, then its bytes (an unfinished upload's chunks too). */
-async function deleteFile(ctx: RequestContext): Promise<Reply> {
-  const service = storageOf(ctx.backend);
-  const caller = storageCaller(ctx.identity);
-  const bucket = visibleBucket(ctx, caller);
-  const reach = fileReach(bucket, caller, 'delete');
-  const file = service.store.getFile(bucket.id, ctx.params.fileId!);
-  if (!file) throw new ApiError('storage_file_not_found');
-  assertFileAccess(reach, file.permissions, caller, 'delete');
-  service.digests.delete(`${bucket.id}/${file.id}`);
-  void service.store.deleteFile(bucket.id, file.id);
-  service.publish(bucket, file, 'delete');
+function deleteFile(ctx: RequestContext): Reply {
+  store(ctx).deleteFile(ctx.params.bucketId!, ctx.params.fileId!, storageCaller(ctx.identity));
   return noContent();
+}
+
+function fileBytes(ctx: RequestContext, kind: 'download' | 'view'): Reply {
+  const { file, path } = store(ctx).readableBytes(
+    ctx.params.bucketId!,
+    ctx.params.fileId!,
+    storageCaller(ctx.identity),
+  );
+  return fileBytesReply(file, path, ctx.headers.range, kind);
+}
+
+function downloadFile(ctx: RequestContext): Reply {
+  return fileBytes(ctx, 'download');
+}
+
+function viewFile(ctx: RequestContext): Reply {
+  return fileBytes(ctx, 'view');
 }
 
 /** `getFilePreview`: an image resized and re-encoded by sharp; other files get a placeholder. */
 async function previewFile(ctx: RequestContext): Promise<Reply> {
-  const caller = storageCaller(ctx.identity);
-  const bucket = visibleBucket(ctx, caller);
-  if (!bucket.transformations && !caller.isKey)
-    throw new ApiError('storage_bucket_transformations_disabled');
   const options = previewOptions(ctx.input);
-  const { file } = readableFile(ctx);
-  if (!file.complete)
-    throw new ApiError(
-      'storage_file_not_found',
-      'The file has no content yet: its upload is not finished.',
-    );
-  const previewable = PREVIEW_INPUTS.has(file.mimeType) && file.sizeActual <= PREVIEW_LIMIT;
-  const source = previewable
-    ? await readFile(storageOf(ctx.backend).store.pathOf(bucket.id, file.id))
-    : null;
-  const output =
-    options.output || (previewable ? defaultOutput(extensionOf(file.name), file.mimeType) : 'png');
-  const { data, contentType } = await renderPreview(source, options, output);
+  const { source, defaultOutput } = await store(ctx).previewSource(
+    ctx.params.bucketId!,
+    ctx.params.fileId!,
+    storageCaller(ctx.identity),
+  );
+  const { data, contentType } = await renderPreview(
+    source,
+    options,
+    options.output || defaultOutput,
+  );
   return {
     status: 200,
     headers: { 'Cache-Control': 'private, max-age=2592000' },
@@ -244,26 +257,22 @@ async function previewFile(ctx: RequestContext): Promise<Reply> {
   };
 }
 
-function fileRoutes(): Route[] {
-  const base = '/storage/buckets/:bucketId/files';
-  return [
-    { method: 'POST', path: base, scope: 'files.write', streamBody: true, handler: createFile },
-    { method: 'GET', path: base, scope: 'files.read', handler: listFiles },
-    {
-      method: 'GET',
-      path: `${base}/:fileId`,
-      scope: 'files.read',
-      handler: (ctx) => ok(fileModel(readableFile(ctx).file)),
-    },
-    { method: 'PUT', path: `${base}/:fileId`, scope: 'files.write', handler: updateFile },
-    { method: 'DELETE', path: `${base}/:fileId`, scope: 'files.write', handler: deleteFile },
-    { method: 'GET', path: `${base}/:fileId/download`, scope: 'files.read', handler: downloadFile },
-    { method: 'GET', path: `${base}/:fileId/view`, scope: 'files.read', handler: viewFile },
-    { method: 'GET', path: `${base}/:fileId/preview`, scope: 'files.read', handler: previewFile },
-  ];
-}
+const BUCKET = '/storage/buckets/:bucketId';
+const FILE = `${BUCKET}/files/:fileId`;
 
-/** Every route of the storage service. */
-export function storageRoutes(): Route[] {
-  return [...bucketRoutes(), ...fileRoutes()];
-}
+/** Storage: buckets (API keys) and their files. */
+export const routes: readonly Route[] = [
+  route('POST', '/storage/buckets', 'buckets.write', createBucket),
+  route('GET', '/storage/buckets', 'buckets.read', listBuckets),
+  route('GET', BUCKET, 'buckets.read', getBucket),
+  route('PUT', BUCKET, 'buckets.write', updateBucket),
+  route('DELETE', BUCKET, 'buckets.write', deleteBucket),
+  route('POST', `${BUCKET}/files`, 'files.write', createFile, { streamBody: true }),
+  route('GET', `${BUCKET}/files`, 'files.read', listFiles),
+  route('GET', FILE, 'files.read', getFile),
+  route('PUT', FILE, 'files.write', updateFile),
+  route('DELETE', FILE, 'files.write', deleteFile),
+  route('GET', `${FILE}/download`, 'files.read', downloadFile),
+  route('GET', `${FILE}/view`, 'files.read', viewFile),
+  route('GET', `${FILE}/preview`, 'files.read', previewFile),
+];

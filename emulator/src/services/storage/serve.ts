@@ -1,11 +1,8 @@
 import { closeSync, createReadStream, openSync } from 'node:fs';
-import type { RequestContext } from '../../http/context.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import type { Reply } from '../../http/reply.ts';
-import { assertBucketVisible, assertFileAccess, fileReach } from './access.ts';
-import type { BucketRecord, FileRecord } from './models.ts';
+import type { FileRecord } from './models.ts';
 import { DOWNLOAD_RANGE_MAX, parseRange, VIEW_RANGE_MAX } from './range.ts';
-import { storageCaller, storageOf } from './service.ts';
 
 /** Types a view answers as themselves (Appwrite's `storage/mimes.php`); any other is `text/plain`. */
 const VIEWABLE = new Set([
@@ -62,28 +59,16 @@ const VIEWABLE = new Set([
   'application/pdf',
 ]);
 
-/** The bucket and a complete file the caller may read (Appwrite's checks for get, view, download and preview). */
-export function readableFile(ctx: RequestContext): { bucket: BucketRecord; file: FileRecord } {
-  const { store } = storageOf(ctx.backend);
-  const caller = storageCaller(ctx.identity);
-  const bucket = assertBucketVisible(store.getBucket(ctx.params.bucketId!), caller);
-  const reach = fileReach(bucket, caller, 'read');
-  const file = store.getFile(bucket.id, ctx.params.fileId!);
-  if (!file) throw new ApiError('storage_file_not_found');
-  assertFileAccess(reach, file.permissions, caller, 'read');
-  return { bucket, file };
-}
-
 /**
- * The bytes of a complete file, streamed from disk (an unfinished upload has none yet:
- * `storage_file_not_found`, as on Appwrite), whole or one `Range` (206).
+ * The answer of `getFileDownload` or `getFileView`: the bytes of a complete file at `path`,
+ * streamed from disk, whole or one `Range` (206) by Appwrite's rules.
  */
-function serveBytes(ctx: RequestContext, file: FileRecord, kind: 'download' | 'view'): Reply {
-  if (!file.complete)
-    throw new ApiError(
-      'storage_file_not_found',
-      'The file has no content yet: its upload is not finished.',
-    );
+export function fileBytesReply(
+  file: FileRecord,
+  path: string,
+  rangeHeader: string | undefined,
+  kind: 'download' | 'view',
+): Reply {
   const headers: Record<string, string> = {
     'Cache-Control': 'private, max-age=3888000',
     'Content-Disposition': `${kind === 'download' ? 'attachment' : 'inline'}; filename="${file.name.replace(/["\\\r\n]/g, '_')}"`,
@@ -94,10 +79,9 @@ function serveBytes(ctx: RequestContext, file: FileRecord, kind: 'download' | 'v
   }
   const contentType =
     kind === 'download' || VIEWABLE.has(file.mimeType) ? file.mimeType : 'text/plain';
-  const rangeHeader = ctx.headers.range;
   let fd: number;
   try {
-    fd = openSync(storageOf(ctx.backend).store.pathOf(file.bucketId, file.id), 'r');
+    fd = openSync(path, 'r');
   } catch {
     throw new ApiError('storage_file_not_found', "The file's content could not be found on disk.");
   }
@@ -129,14 +113,4 @@ function serveBytes(ctx: RequestContext, file: FileRecord, kind: 'download' | 'v
     headers: { ...headers, 'Content-Length': String(file.sizeOriginal) },
     raw: { data: createReadStream('', { fd, highWaterMark: 1024 * 1024 }), contentType },
   };
-}
-
-/** `GET …/files/:fileId/download`. */
-export function downloadFile(ctx: RequestContext): Reply {
-  return serveBytes(ctx, readableFile(ctx).file, 'download');
-}
-
-/** `GET …/files/:fileId/view`. */
-export function viewFile(ctx: RequestContext): Reply {
-  return serveBytes(ctx, readableFile(ctx).file, 'view');
 }

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { groupOfStat, listProcesses, processesOf, type ProcessInfo } from './processes.ts';
+
+describe('groupOfStat', () => {
+  it('reads the process group after a command name with spaces and parentheses', () => {
+    expect(groupOfStat('4242 (node) S 4200 4210 4200 0 -1 4194560 1 0')).toBe(4210);
+    expect(groupOfStat('77 (my (odd) name) R 1 77 77 0 -1')).toBe(77);
+  });
+
+  it('answers null for what is not a stat line', () => {
+    expect(groupOfStat('')).toBeNull();
+    expect(groupOfStat('no parentheses here')).toBeNull();
+  });
+});
+
+describe('processesOf', () => {
+  const run = '/tmp/livedesk-readme-x/livedesk';
+  const all: ProcessInfo[] = [
+    { pid: 10, group: 10, command: 'npm start', cwd: run },
+    { pid: 11, group: 10, command: 'node scripts/start.ts', cwd: run },
+    { pid: 12, group: 12, command: `node ${run}/emulator/src/main.ts`, cwd: '/' },
+    { pid: 13, group: 13, command: 'podman system service', cwd: `${run}-other` },
+    { pid: 14, group: 14, command: 'bash', cwd: `${run}/scripts` },
+    { pid: 99, group: 10, command: 'the check itself', cwd: run },
+  ];
+
+  it('finds the group, and strays that work in or name the folder', () => {
+    expect(processesOf(all, 10, run, 99).map((info) => info.pid)).toEqual([10, 11, 12, 14]);
+  });
+
+  it('finds nothing of a group and folder no process has', () => {
+    expect(processesOf(all, 4242, '/nowhere', 99)).toEqual([]);
+  });
+});
+
+describe('listProcesses', () => {
+  it('sees this process with its group and working directory', () => {
+    const self = listProcesses().find((info) => info.pid === process.pid);
+    expect(self).toMatchObject({ cwd: process.cwd() });
+    expect(self!.group).toBeGreaterThan(0);
+    expect(self!.command).toContain('node');
+  });
+});

@@ -1,0 +1,107 @@
+/** The parts of Vitest's JSON report (`--reporter=json`) that `npm test` reads. */
+export interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  numTotalTests: number;
+  testResults: {
+    name: string;
+    status: 'passed' | 'failed';
+    message: string;
+    assertionResults: { fullName: string; status: string }[];
+  }[];
+}
+
+/** Passed, failed and not-run counts of a stage (tests, or checks for a stage without tests). */
+export interface Counts {
+  passed: number;
+  failed: number;
+  notRun: number;
+}
+
+/** What a Vitest run counts as, with why, in a few words. */
+export interface VitestCounts extends Counts {
+  /** Notes for the summary (empty when there is nothing to say). */
+  notes: string[];
+}
+
+const NOT_RUN = new Set(['pending', 'skipped', 'todo', 'disabled']);
+
+/**
+ * The counts of one Vitest run, from its JSON report. Vitest's own numbers, except:
+ * - a file that failed outside its tests (an import, a hook) with no failed test counts as one
+ *   failed check, so that a failed run never adds up to "0 failed";
+ * - on a stage that should run everything (`complete`: a target that has every facility), a test
+ *   that did not run is a failure, not a hidden not-run.
+ */
+export function vitestCounts(report: VitestReport, complete: boolean): VitestCounts {
+  const notes: string[] = [];
+  let failed = report.numFailedTests;
+  const failedFiles = report.testResults.filter((file) => file.status === 'failed');
+  if (failedFiles.length) notes.push(`${failedFiles.length} file(s) failed`);
+  const outside = failedFiles.filter(
+    (file) => !file.assertionResults.some((test) => test.status === 'failed'),
+  );
+  if (outside.length) {
+    failed += outside.length;
+    notes.push(
+      `${outside.length} outside their tests (counted as failed): ${outside
+        .map(
+          (file) =>
+            `${file.name.split('/').slice(-2).join('/')}${file.message ? ` (${file.message.split('\n')[0]})` : ''}`,
+        )
+        .join(', ')}`,
+    );
+  }
+  let notRun = report.numPendingTests + report.numTodoTests;
+  if (complete && notRun > 0) {
+    const names = report.testResults.flatMap((file) =>
+      file.assertionResults.filter((test) => NOT_RUN.has(test.status)).map((test) => test.fullName),
+    );
+    notes.push(
+      `${notRun} test(s) did not run on a stage that should run all, counted as failed: ${names.slice(0, 5).join('; ')}${names.length > 5 ? '; …' : ''}`,
+    );
+    failed += notRun;
+    notRun = 0;
+  }
+  return { passed: report.numPassedTests, failed, notRun, notes };
+}
+
+/** A stage's result as the summary adds it up. */
+export interface StageCounts extends Partial<Counts> {
+  outcome: 'passed' | 'failed' | 'not run';
+}
+
+/**
+ * The counts a stage adds to the last line: its own, or — for a stage without counts (lint,
+ * typecheck, a check) — one check with its outcome. A failed stage whose counts show no failure
+ * (it failed outside its tests: timed out, crashed) adds one failed check.
+ */
+export function stageTotals(stage: StageCounts): Counts {
+  if (stage.passed === undefined && stage.failed === undefined && stage.notRun === undefined)
+    return {
+      passed: stage.outcome === 'passed' ? 1 : 0,
+      failed: stage.outcome === 'failed' ? 1 : 0,
+      notRun: stage.outcome === 'not run' ? 1 : 0,
+    };
+  const counts = {
+    passed: stage.passed ?? 0,
+    failed: stage.failed ?? 0,
+    notRun: stage.notRun ?? 0,
+  };
+  if (stage.outcome === 'failed' && counts.failed === 0) counts.failed = 1;
+  return counts;
+}
+
+/** The last line of `npm test`: `N passed, N failed, N not run`. */
+export function totalLine(stages: readonly StageCounts[]): string {
+  const total = { passed: 0, failed: 0, notRun: 0 };
+  for (const stage of stages) {
+    const counts = stageTotals(stage);
+    total.passed += counts.passed;
+    total.failed += counts.failed;
+    total.notRun += counts.notRun;
+  }
+  return `${total.passed} passed, ${total.failed} failed, ${total.notRun} not run`;
+}
