@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Backend } from '../backend.ts';
 import type { Identity } from '../core/auth/roles.ts';
 import { ApiError, APPWRITE_VERSION } from '../core/errors.ts';
@@ -229,6 +231,11 @@ function send(res: ServerResponse, reply: Reply, origin: string | undefined): vo
   if (reply.raw) {
     headers['Content-Type'] = reply.raw.contentType;
     res.writeHead(reply.status, headers);
+    if (reply.raw.data instanceof Readable) {
+      // A failed read cuts the connection: the client sees a short body, never a wrong one.
+      pipeline(reply.raw.data, res).catch(() => res.destroy());
+      return;
+    }
     res.end(reply.raw.data);
     return;
   }
@@ -321,7 +328,9 @@ async function handle(
   }
   if (projectId !== backend.config.projectId) throw new ApiError('project_not_found');
   if (!match) throw new ApiError('general_route_not_found');
-  const { input: body, files } = await parseBody(req, url);
+  const { input: body, files } = match.route.streamBody
+    ? { input: {}, files: {} }
+    : await parseBody(req, url);
   const identity = resolveIdentity(backend, req.headers, {});
   if (!hasScope(identity, match.route.scope)) {
     throw new ApiError(
@@ -339,6 +348,7 @@ async function handle(
     input: { ...query, ...body },
     files,
     headers: req.headers,
+    request: req,
     identity,
     responseFormat: typeof format === 'string' ? format : '1.9.5',
     origin: origin ?? null,
