@@ -106,10 +106,15 @@ async function parseBody(
     } catch {
       throw new ApiError('general_argument_invalid', 'The multipart body could not be parsed.');
     }
-    const input: Record<string, unknown> = {};
+    // Null prototypes: a field named `__proto__` is a field like any other.
+    const input: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    const uploads: Record<string, UploadedFile> = Object.create(null) as Record<
+      string,
+      UploadedFile
+    >;
     for (const [key, value] of form) {
       if (typeof value !== 'string') {
-        files[key] = {
+        uploads[key] = {
           name: value.name,
           type: value.type,
           data: Buffer.from(await value.arrayBuffer()),
@@ -118,17 +123,17 @@ async function parseBody(
       }
       if (key.endsWith('[]')) {
         const name = key.slice(0, -2);
-        const list = (input[name] as unknown[] | undefined) ?? [];
+        const list = Array.isArray(input[name]) ? input[name] : [];
         list.push(value);
         input[name] = list;
       } else {
         input[key] = value;
       }
     }
-    return { input, files };
+    return { input: { ...input }, files: { ...uploads } };
   }
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    return { input: parseQueryString(body.toString('utf8')), files };
+    return { input: queryParams(body.toString('utf8')), files };
   }
   try {
     const parsed: unknown = JSON.parse(body.toString('utf8'));
@@ -145,12 +150,31 @@ async function parseBody(
   }
 }
 
-function parseCookies(header: string | undefined): Record<string, string> {
-  const cookies: Record<string, string> = {};
+/** A query string's params; too many of them is a 400. */
+function queryParams(search: string): Record<string, unknown> {
+  try {
+    return parseQueryString(search);
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new ApiError('general_argument_invalid', 'Too many parameters in the query string.');
+    throw error;
+  }
+}
+
+/** The request's cookies; a value with broken percent-encoding is kept as sent (as PHP reads it). */
+function parseCookies(header: string | undefined): Map<string, string> {
+  const cookies = new Map<string, string>();
   for (const part of (header ?? '').split(';')) {
     const index = part.indexOf('=');
-    if (index > 0)
-      cookies[part.slice(0, index).trim()] = decodeURIComponent(part.slice(index + 1).trim());
+    if (index <= 0) continue;
+    const value = part.slice(index + 1).trim();
+    let decoded = value;
+    try {
+      decoded = decodeURIComponent(value);
+    } catch {
+      // kept as sent
+    }
+    cookies.set(part.slice(0, index).trim(), decoded);
   }
   return cookies;
 }
@@ -182,9 +206,9 @@ export function resolveIdentity(
   }
   const cookieName = sessionCookieName(config.projectId);
   const cookies = parseCookies(headers.cookie);
-  const candidates = [
-    cookies[cookieName],
-    cookies[`${cookieName}_legacy`],
+  const candidates: unknown[] = [
+    cookies.get(cookieName),
+    cookies.get(`${cookieName}_legacy`),
     headers['x-appwrite-session'],
   ];
   const fallback = headers['x-fallback-cookies'];
@@ -276,6 +300,18 @@ function sendCommitted(
   });
 }
 
+/**
+ * The URL of a request (its target may be absolute, e.g. `GET http://host/v1/…`); one that does
+ * not parse is a 400.
+ */
+export function requestUrl(req: IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? '/', 'http://localhost');
+  } catch {
+    throw new ApiError('general_argument_invalid', 'The request URL could not be parsed.');
+  }
+}
+
 /** The Node HTTP handler of the backend: CORS, project, identity, scopes, routing and errors. */
 export function createRequestHandler(
   backend: Backend,
@@ -294,7 +330,7 @@ async function handle(
   res: ServerResponse,
   origin: string | undefined,
 ): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = requestUrl(req);
   if (req.method === 'OPTIONS') {
     res.writeHead(204, corsHeaders(origin));
     res.end();
@@ -307,7 +343,7 @@ async function handle(
     throw new ApiError('general_route_not_found');
   }
   const path = url.pathname.slice(3) || '/';
-  const query = parseQueryString(url.search);
+  const query = queryParams(url.search);
   const projectHeader = req.headers['x-appwrite-project'];
   const projectId =
     typeof projectHeader === 'string' && projectHeader !== ''

@@ -104,7 +104,13 @@ export class RealtimeHub {
 
   /** Handles an HTTP upgrade for {@link REALTIME_PATH}; returns false for other paths. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return true;
+    }
     if (url.pathname !== REALTIME_PATH && url.pathname !== `${REALTIME_PATH}/`) return false;
     if (this.closing) {
       socket.destroy();
@@ -116,7 +122,13 @@ export class RealtimeHub {
 
   private open(ws: WebSocket, req: IncomingMessage, url: URL): void {
     ws.on('error', () => ws.terminate());
-    const query = parseQueryString(url.search);
+    let query: Record<string, unknown>;
+    try {
+      query = parseQueryString(url.search);
+    } catch {
+      this.refuse(ws, 1008, 'Too many parameters in the query string.');
+      return;
+    }
     const header = req.headers['x-appwrite-project'];
     const projectId = typeof header === 'string' && header !== '' ? header : query.project;
     if (projectId !== this.backend.config.projectId) {
