@@ -365,6 +365,8 @@ async function handle(
       `${callerLabel(identity, backend.config.projectId)} missing scopes (["${match.route.scope}"])`,
     );
   }
+  // As on Appwrite, after the scope check: a blocked user's sessions and JWTs still resolve.
+  if (identity.kind === 'user' && !identity.user.status) throw new ApiError('user_blocked');
   const format = req.headers['x-appwrite-response-format'];
   const forwarded = req.headers['x-forwarded-for'];
   const ctx: RequestContext = {

@@ -140,7 +140,8 @@ export class RealtimeHub {
     let user: UserRecord | null = null;
     try {
       const identity = resolveIdentity(this.backend, headers, { jwt: query.jwt });
-      if (identity.kind === 'user') user = identity.user;
+      // A blocked user's socket is a guest's (Appwrite's realtime does not check; this is safer).
+      if (identity.kind === 'user' && identity.user.status) user = identity.user;
     } catch (error) {
       // Appwrite answers open errors with their HTTP code; the socket is closed as a policy
       // violation so the SDK does not retry a JWT that will never become valid.
@@ -265,7 +266,7 @@ export class RealtimeHub {
       throw textError('session', 2048);
     }
     const resolved = this.backend.auth.sessions.resolve(session);
-    if (!resolved) throw formatInvalid('Session is not valid.');
+    if (!resolved || !resolved.user.status) throw formatInvalid('Session is not valid.');
     const previous = connection.user?.id ?? null;
     this.bind(connection, resolved.user, previous);
     return {
@@ -465,7 +466,8 @@ export class RealtimeHub {
   }
 
   private refresh(connection: Connection): void {
-    const user = this.backend.auth.users.get(connection.user!.id);
+    const found = this.backend.auth.users.get(connection.user!.id);
+    const user = found?.status ? found : null;
     connection.user = user;
     connection.roles = user ? this.backend.auth.roles.of(user) : GUEST_ROLES;
   }
