@@ -5,6 +5,11 @@ export interface BackendConfig {
   dataDir: string;
   projectId: string;
   apiKey: string;
+  /**
+   * Appwrite's abuse limits (rate limits; `http/abuse.ts`): on unless `BACKEND_ABUSE` (or
+   * Appwrite's own `_APP_OPTIONS_ABUSE`) is `disabled`.
+   */
+  abuse?: boolean;
 }
 
 /** Reads {@link BackendConfig} from environment variables, failing with a readable list of problems. */
@@ -21,6 +26,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): BackendConf
     problems.push(
       'APPWRITE_API_KEY must be set to a secret of at least 16 characters (see .env.example)',
     );
+  const abuse = env.BACKEND_ABUSE ?? env._APP_OPTIONS_ABUSE ?? 'enabled';
+  if (abuse !== 'enabled' && abuse !== 'disabled')
+    problems.push(`BACKEND_ABUSE must be "enabled" or "disabled", got "${abuse}"`);
   if (problems.length)
     throw new Error(`Invalid backend configuration:\n  - ${problems.join('\n  - ')}`);
   return {
@@ -29,5 +37,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): BackendConf
     dataDir: env.BACKEND_DATA_DIR ?? '.data/backend',
     projectId,
     apiKey,
+    abuse: abuse === 'enabled',
   };
 }

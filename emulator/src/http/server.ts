@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Backend } from '../backend.ts';
 import type { Identity } from '../core/auth/roles.ts';
 import { ApiError, APPWRITE_VERSION } from '../core/errors.ts';
+import { ABUSE_LABELS, AbuseCounters, abuseKeys } from './abuse.ts';
 import type { RequestContext, UploadedFile } from './context.ts';
 import { parseQueryString } from './query-string.ts';
 import type { Cookie, Reply } from './reply.ts';
@@ -316,9 +317,10 @@ export function requestUrl(req: IncomingMessage): URL {
 export function createRequestHandler(
   backend: Backend,
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const abuse = new AbuseCounters(backend.clock);
   return (req, res) => {
     const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
-    handle(backend, req, res, origin).catch((error: unknown) =>
+    handle(backend, abuse, req, res, origin).catch((error: unknown) =>
       backend.store.afterCommit(() => sendError(res, error, origin)),
     );
   };
@@ -326,6 +328,7 @@ export function createRequestHandler(
 
 async function handle(
   backend: Backend,
+  abuse: AbuseCounters,
   req: IncomingMessage,
   res: ServerResponse,
   origin: string | undefined,
@@ -369,12 +372,13 @@ async function handle(
   if (identity.kind === 'user' && !identity.user.status) throw new ApiError('user_blocked');
   const format = req.headers['x-appwrite-response-format'];
   const forwarded = req.headers['x-forwarded-for'];
+  const input = { ...query, ...body };
   const ctx: RequestContext = {
     backend,
     method: req.method ?? 'GET',
     path,
     params: match.params,
-    input: { ...query, ...body },
+    input,
     files,
     headers: req.headers,
     identity,
@@ -386,6 +390,42 @@ async function handle(
         : (req.socket.remoteAddress ?? ''),
     userAgent: String(req.headers['x-forwarded-user-agent'] ?? req.headers['user-agent'] ?? ''),
   };
+  const limit = checkAbuse(backend, abuse, ctx, req, res, match.route.path);
   const reply = await match.route.handler(ctx);
+  if (limit?.resetOn?.includes(reply.status)) abuse.reset(limit.keys);
   sendCommitted(backend, res, reply, origin);
+}
+
+/**
+ * Appwrite's abuse check of a limited route (`http/abuse.ts`): sets the `X-RateLimit-*` headers
+ * (for every caller, even when abuse is disabled) and refuses a request over the limit with
+ * `general_rate_limit_exceeded`. API keys and a backend started with abuse disabled are not
+ * counted. Returns the keys and statuses that start the counters again, or null.
+ */
+function checkAbuse(
+  backend: Backend,
+  abuse: AbuseCounters,
+  ctx: RequestContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  routePath: string,
+): { keys: string[]; resetOn: readonly number[] | undefined } | null {
+  const label = ABUSE_LABELS[`${ctx.method} ${routePath}`];
+  if (!label) return null;
+  const range = /^bytes (\d+)-(\d+)\//.exec(String(req.headers['content-range'] ?? ''));
+  const start = range ? Number(range[1]) : 0;
+  const end = range ? Number(range[2]) : 0;
+  const keys = abuseKeys(label, {
+    url: `${String(req.headers.host ?? '').replace(/:\d+$/, '')}/v1${routePath}`,
+    ip: ctx.ip,
+    userId: ctx.identity.kind === 'user' ? ctx.identity.user.id : '',
+    method: ctx.method,
+    chunkId: end + 1 > start ? Math.floor(start / (end + 1 - start)) : 0,
+    params: ctx.input,
+  });
+  const enforce = backend.config.abuse !== false && ctx.identity.kind !== 'key';
+  const verdict = abuse.check(label, keys, enforce);
+  for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+  if (verdict.limited) throw new ApiError('general_rate_limit_exceeded');
+  return enforce ? { keys, resetOn: label.resetOn } : null;
 }
