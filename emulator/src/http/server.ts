@@ -8,6 +8,7 @@ import type { RequestContext, UploadedFile } from './context.ts';
 import { parseQueryString } from './query-string.ts';
 import type { Cookie, Reply } from './reply.ts';
 import { sessionCookieName } from './session-cookies.ts';
+import { unsupportedRoute } from './unsupported.ts';
 
 /** Largest request body accepted (a 5 MiB upload chunk plus multipart overhead, or a 10 MB execution body). */
 export const MAX_BODY_BYTES = 12 * 1024 * 1024;
@@ -149,6 +150,20 @@ async function parseBody(
       `The request body is not valid JSON: ${(error as Error).message}`,
     );
   }
+}
+
+/**
+ * The error for a path no route serves: an Appwrite route the local backend does not implement
+ * is named (405 `general_not_implemented`, as Appwrite answers what it has not implemented);
+ * anything else is Appwrite's 404 `general_route_not_found`.
+ */
+function notServed(method: string, path: string): ApiError {
+  const sdkMethod = unsupportedRoute(method, path);
+  if (!sdkMethod) return new ApiError('general_route_not_found');
+  return new ApiError(
+    'general_not_implemented',
+    `${method} /v1${path} (${sdkMethod}) is not supported by the local backend; docs/emulator-guide.md lists what it serves.`,
+  );
 }
 
 /** A query string's params; too many of them is a 400. */
@@ -359,7 +374,7 @@ async function handle(
     return;
   }
   if (projectId !== backend.config.projectId) throw new ApiError('project_not_found');
-  if (!match) throw new ApiError('general_route_not_found');
+  if (!match) throw notServed(req.method ?? 'GET', path);
   const { input: body, files } = await parseBody(req, url);
   const identity = resolveIdentity(backend, req.headers, {});
   if (!hasScope(identity, match.route.scope)) {

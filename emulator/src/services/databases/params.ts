@@ -189,7 +189,10 @@ export function inlineAttribute(raw: unknown, time: string): AttributeRecord {
   if (kind === 'string' && (definition.format === 'email' || definition.format === 'enum'))
     kind = String(definition.format);
   if (!ATTRIBUTE_KINDS.includes(kind as AttributeKind))
-    throw new ApiError('ATTRIBUTE_TYPE_NOT_SUPPORTED', null, [kind]);
+    throw new ApiError(
+      'ATTRIBUTE_TYPE_NOT_SUPPORTED',
+      `Attribute type '${kind}' is not supported by the local backend.`,
+    );
   return attributeFromCreate(kind as AttributeKind, definition, time);
 }
 

@@ -226,7 +226,10 @@ function updateAttribute(kind: AttributeKind): Route['handler'] {
 
 function unsupportedAttribute(kind: string): Route['handler'] {
   return () => {
-    throw new ApiError('ATTRIBUTE_TYPE_NOT_SUPPORTED', null, [kind]);
+    throw new ApiError(
+      'ATTRIBUTE_TYPE_NOT_SUPPORTED',
+      `Attribute type '${kind}' is not supported by the local backend.`,
+    );
   };
 }
 
