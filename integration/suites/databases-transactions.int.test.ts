@@ -510,6 +510,54 @@ describe('database transactions', () => {
     expect((await anaDb.getTransaction({ transactionId })).operations).toBe(0);
   });
 
+  it('lets a document permission stand in for the collection one; checks it again at commit', async () => {
+    const ana = await createWebUser('Ana Doc');
+    const ben = await createWebUser('Ben Doc');
+    const { databases: admin, databaseId: secureDb } = await scratchDatabase();
+    const secure = await createCollection(admin, secureDb, {
+      permissions: [Permission.read(Role.users())],
+      documentSecurity: true,
+      attributes: [{ type: 'integer', key: 'counter' }],
+    });
+    const target = { databaseId: secureDb, collectionId: secure };
+    await admin.createDocument({
+      ...target,
+      documentId: 'owned',
+      data: { counter: 0 },
+      permissions: [Permission.update(Role.user(ana.userId))],
+    });
+    const anaDb = new WebDatabases(ana.client);
+    const mine = await anaDb.createTransaction();
+    await anaDb.createOperations({
+      transactionId: mine.$id,
+      operations: [op(target, 'update', 'owned', { counter: 1 })],
+    });
+    await anaDb.updateTransaction({ transactionId: mine.$id, commit: true });
+    expect((await admin.getDocument({ ...target, documentId: 'owned' })).counter).toBe(1);
+
+    // Ben may read but not update: createOperations refuses at once; a staged route call is
+    // refused at commit (401 user_unauthorized, the transaction left committing, as on Appwrite).
+    const benDb = new WebDatabases(ben.client);
+    const his = await benDb.createTransaction();
+    const direct = await caught(
+      benDb.createOperations({
+        transactionId: his.$id,
+        operations: [op(target, 'update', 'owned', { counter: 2 })],
+      }),
+    );
+    expect([direct.code, direct.type]).toEqual([401, 'user_unauthorized']);
+    await benDb.updateDocument({
+      ...target,
+      documentId: 'owned',
+      data: { counter: 3 },
+      transactionId: his.$id,
+    });
+    const refused = await caught(benDb.updateTransaction({ transactionId: his.$id, commit: true }));
+    expect([refused.code, refused.type]).toEqual([401, 'user_unauthorized']);
+    expect((await benDb.getTransaction({ transactionId: his.$id })).status).toBe('committing');
+    expect((await admin.getDocument({ ...target, documentId: 'owned' })).counter).toBe(1);
+  });
+
   it('publishes events only after the commit: one per single operation, upsert as .update, bulk none', async () => {
     await databases.createDocument({ ...ids(), documentId: 'ev-del', data: { name: 'ev-del' } });
     await databases.createDocument({ ...ids(), documentId: 'ev-up', data: { name: 'ev-up' } });
