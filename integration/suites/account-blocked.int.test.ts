@@ -128,7 +128,10 @@ describe('blocked users', () => {
     expect(((await after.json()) as { type: string }).type).toBe('user_blocked');
   });
 
-  it('the realtime socket of a blocked user stops receiving what only members may read', async () => {
+  it('the realtime socket of a blocked user stops receiving what only members may read', async (context) => {
+    // Appwrite's realtime does not check the status; the local backend is stricter on purpose.
+    if (!['local', 'container'].includes(backend().kind))
+      return context.skip("a real Appwrite's realtime does not check the user's status");
     const bea = await createWebUser('Bea');
     const teams = new Teams(serverClient());
     const team = await teams.create({ teamId: uniqueTestId('blt'), name: 'Desk' });
