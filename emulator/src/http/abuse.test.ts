@@ -84,6 +84,18 @@ describe('AbuseCounters', () => {
   });
 });
 
+describe('AbuseCounters memory', () => {
+  it('drops counters of ended windows and never keeps more than 200,000', () => {
+    const clock = clockAt(4_000_000);
+    const counters = new AbuseCounters(clock);
+    for (let i = 0; i < 10_000; i++) counters.check(label, [`old${i}`], true);
+    clock.advance(120_000);
+    for (let i = 0; i < 205_000; i++) counters.check(label, [`new${i}`], true);
+    expect(counters.size).toBeLessThanOrEqual(200_000);
+    expect(counters.check(label, ['new204999'], true).headers['X-RateLimit-Remaining']).toBe('1');
+  });
+});
+
 describe('ABUSE_LABELS', () => {
   it('names routes the backend serves (storage files once the storage service has them)', () => {
     const served = new Set(

@@ -133,11 +133,15 @@ export interface AbuseVerdict {
 
 interface Counter {
   windowStart: number;
+  /** When the window ends (Unix seconds). */
+  windowEnd: number;
   count: number;
 }
 
-/** Counters kept before old windows are swept out. */
+/** Counts between two sweeps of ended windows. */
 const SWEEP_EVERY = 10_000;
+/** Most counters kept: past it the oldest go first (a flood of distinct keys cannot grow memory without bound). */
+const MAX_COUNTERS = 200_000;
 
 /**
  * Appwrite's fixed-window abuse counters (utopia-php/abuse `TimeLimit`), in memory: a restart
@@ -181,7 +185,12 @@ export class AbuseCounters {
     };
     if (!enforce) return { headers, limited: false };
     if (counts.some((count) => count >= label.limit)) return { headers, limited: true };
-    keys.forEach((key, i) => this.counters.set(key, { windowStart, count: counts[i]! + 1 }));
+    const windowEnd = windowStart + label.seconds;
+    keys.forEach((key, i) => {
+      // Re-inserted, so the map stays ordered from the least to the most recently counted.
+      this.counters.delete(key);
+      this.counters.set(key, { windowStart, windowEnd, count: counts[i]! + 1 });
+    });
     this.sweep();
     return { headers, limited: false };
   }
@@ -191,13 +200,23 @@ export class AbuseCounters {
     for (const key of keys) this.counters.delete(key);
   }
 
-  /** Drops counters of windows that are over (they would read as 0 anyway). */
+  /** Drops counters of windows that are over (they would read as 0 anyway), and the oldest past the cap. */
   private sweep(): void {
-    if (++this.sinceSweep < SWEEP_EVERY) return;
+    if (++this.sinceSweep < SWEEP_EVERY && this.counters.size <= MAX_COUNTERS) return;
     this.sinceSweep = 0;
     const now = Math.floor(this.clock.now() / 1000);
-    // The longest window is an hour: a counter older than that has ended.
     for (const [key, counter] of this.counters)
-      if (counter.windowStart + 3600 <= now) this.counters.delete(key);
+      if (counter.windowEnd <= now) this.counters.delete(key);
+    if (this.counters.size <= MAX_COUNTERS) return;
+    // Down to 90 % of the cap, so that a flood does not sweep on every request.
+    for (const key of this.counters.keys()) {
+      if (this.counters.size <= MAX_COUNTERS * 0.9) break;
+      this.counters.delete(key);
+    }
+  }
+
+  /** How many counters are kept (for tests). */
+  get size(): number {
+    return this.counters.size;
   }
 }
