@@ -175,6 +175,7 @@ describe('createDeskStore', () => {
     const store = createDeskStore({ now: () => NOW });
     const product = (id: string, sortOrder: number, name: string) => ({
       id,
+      createdAt: 1,
       updatedAt: 1,
       name,
       description: '',

@@ -1,18 +1,19 @@
 import {
-  activityFromDocument,
-  attachmentFromDocument,
-  exportFromDocument,
-  noteFromDocument,
-  productFromDocument,
+  ACTIVITY_SCHEMA,
+  ATTACHMENT_SCHEMA,
+  EXPORT_SCHEMA,
+  NOTE_SCHEMA,
+  PRODUCT_SCHEMA,
 } from '../../domain/entities.ts';
 import { DATABASE_ID } from '../../domain/ids.ts';
+import { ORDER_SCHEMA, type Order, type OrderDocumentData } from '../../domain/order.ts';
 import {
-  orderFromDocument,
+  fieldsOfType,
+  listFields,
+  recordFromDocument as convert,
   type DocumentMeta,
-  type Order,
-  type OrderDocument,
-  type OrderDocumentData,
-} from '../../domain/order.ts';
+  type EntitySchema,
+} from '../../domain/schema.ts';
 import type { RemoteChange, SyncedCollection, SyncedEntities } from '../tables/changes.ts';
 import { SYNCED_COLLECTIONS } from '../tables/changes.ts';
 import type { RealtimeEvent } from './ports.ts';
@@ -40,26 +41,27 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The fields of each record that hold objects (the rest are primitives). */
-const NESTED: { [C in SyncedCollection]: readonly (keyof SyncedEntities[C])[] } = {
-  orders: ['items'],
-  products: [],
-  notes: [],
-  activity: ['data'],
-  attachments: [],
-  exports: ['filter'],
+/** The schema of each synced collection's documents. */
+const SCHEMAS: { [C in SyncedCollection]: EntitySchema } = {
+  orders: ORDER_SCHEMA,
+  products: PRODUCT_SCHEMA,
+  notes: NOTE_SCHEMA,
+  activity: ACTIVITY_SCHEMA,
+  attachments: ATTACHMENT_SCHEMA,
+  exports: EXPORT_SCHEMA,
 };
 
-type Converter<C extends SyncedCollection> = (doc: never) => SyncedEntities[C];
+/** The fields of each record that hold objects (JSON fields; the rest are primitives). */
+const NESTED = new Map(
+  Object.values(SCHEMAS).map((schema) => [schema, fieldsOfType(schema, 'json')] as const),
+);
 
-const CONVERTERS: { [C in SyncedCollection]: Converter<C> } = {
-  orders: orderFromDocument as Converter<'orders'>,
-  products: productFromDocument as Converter<'products'>,
-  notes: noteFromDocument as Converter<'notes'>,
-  activity: activityFromDocument as Converter<'activity'>,
-  attachments: attachmentFromDocument as Converter<'attachments'>,
-  exports: exportFromDocument as Converter<'exports'>,
-};
+/** Freezes a converted record and the objects in its JSON fields. */
+function freezeRecord<T>(collection: SyncedCollection, record: T): T {
+  for (const field of NESTED.get(SCHEMAS[collection])!)
+    deepFreeze((record as Record<string, unknown>)[field]);
+  return Object.freeze(record);
+}
 
 /**
  * Converts a backend document of `collection` into its frozen domain record. Records in the
@@ -70,33 +72,16 @@ export function recordFromDocument<C extends SyncedCollection>(
   collection: C,
   doc: DocumentMeta,
 ): SyncedEntities[C] {
-  const record = (CONVERTERS[collection] as (doc: DocumentMeta) => SyncedEntities[C])(doc);
-  for (const field of NESTED[collection]) deepFreeze(record[field]);
-  return Object.freeze(record) as SyncedEntities[C];
+  return freezeRecord(collection, convert(SCHEMAS[collection], doc) as SyncedEntities[C]);
 }
 
 /**
- * The attributes of an order that the desk's lists and metrics read: board cards, table rows,
- * their sorts, filters and search, and the header metrics. The snapshot reads only these (with
- * `$id`, `$createdAt`, `$updatedAt`; `Query.select`): about 70% of the bytes and half the server
- * time of whole documents. Realtime events, delta reads and single reads bring whole orders.
+ * The attributes of an order that the desk's lists and metrics read (the fields marked `list` in
+ * `ORDER_SCHEMA`). The snapshot reads only these (with `$id`, `$createdAt`, `$updatedAt`;
+ * `Query.select`): about 70% of the bytes and half the server time of whole documents. Realtime
+ * events, delta reads and single reads bring whole orders.
  */
-export const ORDER_LIST_FIELDS = [
-  'number',
-  'status',
-  'customerName',
-  'customerEmail',
-  'items',
-  'totalCents',
-  'currency',
-  'refundedCents',
-  'assigneeId',
-  'assigneeName',
-  'paidAt',
-  'readyAt',
-  'fulfilledAt',
-  'rev',
-] as const satisfies readonly (keyof OrderDocumentData)[];
+export const ORDER_LIST_FIELDS: readonly (keyof OrderDocumentData)[] = listFields(ORDER_SCHEMA);
 
 /** What `Query.select` asks for in a list read of orders. */
 export const ORDER_LIST_SELECT: readonly string[] = [
@@ -106,39 +91,15 @@ export const ORDER_LIST_SELECT: readonly string[] = [
   ...ORDER_LIST_FIELDS,
 ];
 
-/** The placeholders of the fields a list copy of an order does not have. */
-const NOT_LISTED = {
-  customerId: null,
-  subtotalCents: 0,
-  paymentIntentId: null,
-  paymentStatus: 'requires_payment_method',
-  cardBrand: null,
-  cardLast4: null,
-  failureCode: null,
-  startedAt: null,
-  canceledAt: null,
-  noteCount: 0,
-  attachmentCount: 0,
-  updatedById: null,
-  updatedByName: null,
-} as const satisfies Omit<
-  Order,
-  (typeof ORDER_LIST_FIELDS)[number] | 'id' | 'createdAt' | 'updatedAt' | 'partial'
->;
-
 /**
  * Converts an order document read with {@link ORDER_LIST_SELECT} into a frozen list copy:
  * `partial`, with placeholders in the fields it lacks. A whole copy of the same version
  * replaces it (see `isNewer`), never the other way round.
  */
 export function listOrderFromDocument(doc: DocumentMeta): Order {
-  const order: Order = {
-    ...orderFromDocument(doc as OrderDocument),
-    ...NOT_LISTED,
-    partial: true,
-  };
-  deepFreeze(order.items);
-  return Object.freeze(order);
+  const order: Order = convert(ORDER_SCHEMA, doc, 'list');
+  order.partial = true;
+  return freezeRecord('orders', order);
 }
 
 /** A remote change from a document of `collection`. */

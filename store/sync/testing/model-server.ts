@@ -1,4 +1,6 @@
+import { ENTITY_SCHEMAS } from '../../../domain/entities.ts';
 import { DATABASE_ID } from '../../../domain/ids.ts';
+import { fieldsOfType } from '../../../domain/schema.ts';
 import type { DocumentMeta } from '../../../domain/order.ts';
 import type {
   DocumentPage,
@@ -114,15 +116,11 @@ interface Query {
   values?: unknown[];
 }
 
+/** Attributes compared as times: the system timestamps and every datetime field of the schema. */
 const DATETIME = new Set([
   '$createdAt',
   '$updatedAt',
-  'paidAt',
-  'startedAt',
-  'readyAt',
-  'fulfilledAt',
-  'canceledAt',
-  'at',
+  ...ENTITY_SCHEMAS.flatMap((schema) => fieldsOfType(schema, 'datetime')),
 ]);
 
 function valueOf(doc: ModelDocument, attribute: string): unknown {
