@@ -64,6 +64,12 @@ const boundaries = [
     message: 'functions depend only on domain/ (and the JSON parser of src/lib).',
   },
   {
+    target: './scripts',
+    from: './integration',
+    message:
+      'scripts/ does not import integration/ (integration uses the scripts: one way, no cycle).',
+  },
+  {
     target: './emulator',
     from: ['./src', './store', './functions', './scripts', './integration'],
     message: 'emulator/ imports nothing from the product.',

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import type { TargetStatus } from '../integration/global-setup.ts';
-import { PODMAN_SOCKET, preferPodmanSocket } from '../integration/targets/engine.ts';
+import type { TargetStatus } from './lib/target-status.ts';
+import { PODMAN_SOCKET, preferPodmanSocket } from './lib/podman.ts';
 
 /**
  * `npm test`: every check CI runs, in order, streaming each tool's output, then one table of

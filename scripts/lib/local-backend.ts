@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort, waitForHealth } from './free-port.ts';
 import { withNice } from './nice.ts';
-import type { BackendTarget, StartedBackend } from './types.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -22,7 +21,7 @@ export interface LocalBackendOptions {
 }
 
 /** The local backend (`emulator/`) as a child process on a free 127.0.0.1 port with a throwaway data folder. */
-export class LocalBackend implements BackendTarget {
+export class LocalBackend {
   readonly kind = 'local' as const;
   private readonly options: LocalBackendOptions;
 
@@ -62,7 +61,7 @@ interface LaunchSettings {
 }
 
 /** A running local backend process. */
-export class StartedLocalBackend implements StartedBackend {
+export class StartedLocalBackend implements AsyncDisposable {
   readonly kind = 'local' as const;
   readonly endpoint: string;
   readonly projectId: string;
