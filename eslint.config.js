@@ -101,7 +101,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.tsx', 'store/hooks.ts'],
+    files: ['src/**/*.tsx', 'store/react/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },

@@ -17,7 +17,7 @@ import { ORDER_STATUSES, type Order, type OrderStatus } from '../domain/order.ts
 import { createDeskStore } from '../store/index.ts';
 import { advanceOrder, cancelOrder, makeOrder } from '../store/sync/testing/orders.ts';
 import { Prng } from '../store/sync/testing/prng.ts';
-import type { RemoteChange } from '../store/tables/changes.ts';
+import type { RemoteChange } from '../store/records/changes.ts';
 import { numberArg, parseArgs } from './lib/env.ts';
 
 /**

@@ -11,7 +11,7 @@ import { selectViewers } from './selectors/people.ts';
 import { selectNotes } from './selectors/details.ts';
 import { Prng } from './sync/testing/prng.ts';
 import { advanceOrder, makeOrder } from './sync/testing/orders.ts';
-import type { RemoteChange } from './tables/changes.ts';
+import type { RemoteChange } from './records/changes.ts';
 
 const NOW = new Date(2026, 2, 10, 15, 0, 0).getTime();
 

@@ -1,12 +1,12 @@
 import { immer } from 'zustand/middleware/immer';
 import { createStore } from 'zustand/vanilla';
-import type { OrderActionGateway } from './mutations/gateway.ts';
-import { createMutationsSlice } from './mutations/slice.ts';
-import { createSessionSlice } from './session-slice.ts';
+import type { OrderActionGateway } from './mutations/transport.ts';
+import { createMutationsSlice } from './mutations/mutations.ts';
+import { createSessionSlice } from './session.ts';
 import type { DeskState } from './state.ts';
 import { SyncEngine, type SyncOptions } from './sync/engine.ts';
-import { createSyncSlice } from './sync/slice.ts';
-import { createDataSlice } from './tables/slice.ts';
+import { createSyncSlice } from './sync/sync-state.ts';
+import { createDataSlice } from './transactions.ts';
 
 /** How a desk store is put together. Everything is optional: a bare store needs nothing. */
 export interface DeskStoreOptions {
@@ -62,16 +62,12 @@ export function createDeskStore(options: DeskStoreOptions = {}): DeskStore {
 }
 
 export type * from './state.ts';
-export {
-  createFunctionGateway,
-  parseExecution,
-  gatewayError,
-} from './mutations/function-gateway.ts';
+export { createFunctionGateway, parseExecution, gatewayError } from './appwrite/transport.ts';
 export {
   appwriteSyncPorts,
   createAppwriteRealtimePort,
   createAppwriteSnapshotPort,
-} from './sync/appwrite-port.ts';
+} from './appwrite/sync-ports.ts';
 export { lastEventAgeSeconds, secondsUntilRetry } from './sync/connection.ts';
 export * from './selectors/orders.ts';
 export * from './selectors/details.ts';
@@ -82,8 +78,8 @@ export {
   ORDER_SORT_KEYS,
   BOARD_COLUMNS,
   orderViewKey,
-} from './tables/order-views.ts';
-export type { OrderActionGateway } from './mutations/gateway.ts';
+} from './views/order-views.ts';
+export type { OrderActionGateway } from './mutations/transport.ts';
 export type { SyncOptions } from './sync/engine.ts';
 export type {
   RealtimePort,
@@ -94,8 +90,8 @@ export type {
   RealtimeEvent,
 } from './sync/ports.ts';
 export type { ConnectionState, ConnectionStatus } from './sync/connection.ts';
-export type { DeskMetrics } from './selectors/metrics.ts';
-export type { OrderViewSpec, OrderSortKey, BoardColumn } from './tables/order-views.ts';
-export type { SortedIndex } from './tables/sorted-index.ts';
-export type { EntityTable } from './tables/entity-table.ts';
-export type { RemoteChange } from './tables/changes.ts';
+export type { DeskMetrics } from './views/metrics.ts';
+export type { OrderViewSpec, OrderSortKey, BoardColumn } from './views/order-views.ts';
+export type { SortedIndex } from './views/sorted-index.ts';
+export type { EntityTable } from './records/entity-table.ts';
+export type { RemoteChange } from './records/changes.ts';

@@ -4,13 +4,13 @@ import type { AppErrorCode } from '../domain/errors.ts';
 import type { Actor, OrderAction } from '../domain/order-machine.ts';
 import type { Order } from '../domain/order.ts';
 import type { DeskRole } from '../domain/roles.ts';
-import type { DeskMetrics, MetricsAccumulator } from './selectors/metrics.ts';
+import type { DeskMetrics, MetricsAccumulator } from './views/metrics.ts';
 import type { ConnectionEvent, ConnectionState } from './sync/connection.ts';
-import type { RemoteChange, SyncedCollection } from './tables/changes.ts';
-import type { EntityTable } from './tables/entity-table.ts';
-import type { OrderViewSpec } from './tables/order-views.ts';
-import type { BoardIndexes, OrderOverlay, OrderViewEntry } from './tables/orders-batch.ts';
-import type { Tombstone } from './tables/reconcile.ts';
+import type { RemoteChange, SyncedCollection } from './records/changes.ts';
+import type { EntityTable } from './records/entity-table.ts';
+import type { OrderViewSpec } from './views/order-views.ts';
+import type { BoardIndexes, OrderOverlay, OrderViewEntry } from './records/orders-batch.ts';
+import type { Tombstone } from './records/reconcile.ts';
 
 /** An error as the store keeps it (plain data; `AppError` instances stay out of the state). */
 export interface ErrorInfo {

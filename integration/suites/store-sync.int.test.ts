@@ -16,8 +16,8 @@ import {
   type OrderDocument,
 } from '../../domain/order.ts';
 import { createDeskStore, type DeskStore } from '../../store/index.ts';
-import { MetricsAccumulator } from '../../store/selectors/metrics.ts';
-import { appwriteSyncPorts } from '../../store/sync/appwrite-port.ts';
+import { MetricsAccumulator } from '../../store/views/metrics.ts';
+import { appwriteSyncPorts } from '../../store/appwrite/sync-ports.ts';
 import { ORDER_LIST_FIELDS } from '../../store/sync/documents.ts';
 import type { RealtimePort } from '../../store/sync/ports.ts';
 import {
@@ -27,7 +27,7 @@ import {
   DEFAULT_ORDER_VIEW,
   orderViewDef,
   orderViewKey,
-} from '../../store/tables/order-views.ts';
+} from '../../store/views/order-views.ts';
 import { installBrowserGlobals, sleep, until } from '../support/browser.ts';
 import { backend, serverClient } from '../support/clients.ts';
 import { startOwnBackend } from '../support/own-backend.ts';

@@ -6,8 +6,8 @@ import {
   orderViewKey,
   type BoardColumn,
   type OrderViewSpec,
-} from '../tables/order-views.ts';
-import type { SortedIndex } from '../tables/sorted-index.ts';
+} from '../views/order-views.ts';
+import type { SortedIndex } from '../views/sorted-index.ts';
 
 const DEFAULT_VIEW_KEY = orderViewKey(DEFAULT_ORDER_VIEW);
 

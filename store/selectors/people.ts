@@ -1,6 +1,6 @@
 import type { Actor } from '../../domain/order-machine.ts';
 import type { DeskState, PresenceEntry, TeamMember } from '../state.ts';
-import type { EntityTable } from '../tables/entity-table.ts';
+import type { EntityTable } from '../records/entity-table.ts';
 
 /** Someone else looking at an order. */
 export interface Viewer {

@@ -14,8 +14,8 @@ import {
   type DocumentMeta,
   type EntitySchema,
 } from '../../domain/schema.ts';
-import type { RemoteChange, SyncedCollection, SyncedEntities } from '../tables/changes.ts';
-import { SYNCED_COLLECTIONS } from '../tables/changes.ts';
+import type { RemoteChange, SyncedCollection, SyncedEntities } from '../records/changes.ts';
+import { SYNCED_COLLECTIONS } from '../records/changes.ts';
 import type { RealtimeEvent } from './ports.ts';
 
 /** The realtime channel of a collection's documents. */

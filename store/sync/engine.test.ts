@@ -1,10 +1,6 @@
 import { Query } from 'appwrite';
 import { describe, expect, it } from 'vitest';
-import {
-  orderFromDocument,
-  orderToDocumentData,
-  type OrderDocument,
-} from '../../domain/order.ts';
+import { orderFromDocument, orderToDocumentData, type OrderDocument } from '../../domain/order.ts';
 import { listOrderFromDocument, ORDER_LIST_SELECT } from './documents.ts';
 import { createHarness, settle, type Harness } from './testing/harness.ts';
 import { makeOrder, orderDocument } from './testing/orders.ts';

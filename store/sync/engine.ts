@@ -2,9 +2,9 @@ import { Query } from 'appwrite';
 import { OPEN_STATUSES } from '../../domain/order.ts';
 import type { DocumentMeta, Order } from '../../domain/order.ts';
 import type { ExportJob, Product } from '../../domain/entities.ts';
-import { toAppError } from '../../src/lib/errors.ts';
+import { toAppError } from '../appwrite/errors.ts';
 import type { DeskState, ErrorInfo } from '../state.ts';
-import type { RemoteChange, SyncedCollection } from '../tables/changes.ts';
+import type { RemoteChange, SyncedCollection } from '../records/changes.ts';
 import { Coverage } from './coverage.ts';
 import {
   changeFromDocument,

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { AppError } from '../../../domain/errors.ts';
 import { handleAuthError } from '../auth/session.ts';
-import { toAppError } from '../../lib/errors.ts';
+import { toAppError } from '../../../store/appwrite/errors.ts';
 
 /** A list a page loads from the backend and edits item by item (the products and team pages). */
 export interface ManagedList<T> {

@@ -1,6 +1,6 @@
 import { createDeskStore } from '../../../store/index.ts';
-import { createFunctionGateway } from '../../../store/mutations/function-gateway.ts';
-import { appwriteSyncPorts } from '../../../store/sync/appwrite-port.ts';
+import { createFunctionGateway } from '../../../store/appwrite/transport.ts';
+import { appwriteSyncPorts } from '../../../store/appwrite/sync-ports.ts';
 import {
   defaultFrameScheduler,
   type FrameScheduler,

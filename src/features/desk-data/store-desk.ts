@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import type { DeskStore, OrderViewSpec as StoreViewSpec } from '../../../store/index.ts';
-import { orderViewKey, orderViewSpecOf } from '../../../store/tables/order-views.ts';
+import { orderViewKey, orderViewSpecOf } from '../../../store/views/order-views.ts';
 import {
   selectActivity,
   selectNotes,
@@ -21,7 +21,7 @@ import { AppError } from '../../../domain/errors.ts';
 import { COLLECTIONS, DATABASE_ID } from '../../../domain/ids.ts';
 import type { Actor, OrderAction } from '../../../domain/order-machine.ts';
 import { sdk } from '../../lib/appwrite.ts';
-import { toAppError } from '../../lib/errors.ts';
+import { toAppError } from '../../../store/appwrite/errors.ts';
 import type {
   BoardColumn,
   ConnectionInfo,

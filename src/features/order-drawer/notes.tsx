@@ -4,7 +4,7 @@ import { Button } from '../../components/button.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import type { Note } from '../../../domain/entities.ts';
 import { LIMITS, validateNoteBody } from '../../../domain/validation.ts';
-import { toAppError } from '../../lib/errors.ts';
+import { toAppError } from '../../../store/appwrite/errors.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { handleAuthError } from '../auth/session.ts';
 import { useDesk } from '../desk-data/context.tsx';

@@ -8,7 +8,7 @@ import type { AppError } from '../../../domain/errors.ts';
 import { formatMoney } from '../../../domain/money.ts';
 import { availableActions, type OrderAction } from '../../../domain/order-machine.ts';
 import { formatOrderNumber, type Order } from '../../../domain/order.ts';
-import { toAppError } from '../../lib/errors.ts';
+import { toAppError } from '../../../store/appwrite/errors.ts';
 import { firstName, formatClock, formatDateTime } from '../../lib/format.ts';
 import { navigate, useLocation } from '../../lib/router.tsx';
 import { handleAuthError } from '../auth/session.ts';

@@ -8,7 +8,7 @@ import { DESK_TEAM_ID } from '../../../domain/ids.ts';
 import { DESK_ROLES, highestDeskRole, type DeskRole } from '../../../domain/roles.ts';
 import { validateEmail, validateName } from '../../../domain/validation.ts';
 import { sdk } from '../../lib/appwrite.ts';
-import { toAppError } from '../../lib/errors.ts';
+import { toAppError } from '../../../store/appwrite/errors.ts';
 import { useManagedList } from '../admin/use-managed-list.ts';
 import { useMember } from '../auth/use-session.ts';
 

@@ -5,14 +5,14 @@ import {
   type Order,
   type OrderDocument,
 } from '../../../domain/order.ts';
-import { MetricsAccumulator } from '../../selectors/metrics.ts';
+import { MetricsAccumulator } from '../../views/metrics.ts';
 import {
   BOARD_COLUMNS,
   boardDefs,
   buildOrderIndex,
   DEFAULT_ORDER_VIEW,
   orderViewDef,
-} from '../../tables/order-views.ts';
+} from '../../views/order-views.ts';
 import { listOrderFromDocument } from '../documents.ts';
 import { createHarness, settle, type Harness } from './harness.ts';
 import { advanceOrder, cancelOrder, makeOrder, orderDocument } from './orders.ts';

@@ -1,5 +1,5 @@
 import { createDeskStore, type DeskStore } from '../../index.ts';
-import type { OrderActionGateway } from '../../mutations/gateway.ts';
+import type { OrderActionGateway } from '../../mutations/transport.ts';
 import type { SyncOptions } from '../engine.ts';
 import {
   alwaysOnline,

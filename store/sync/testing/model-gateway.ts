@@ -9,7 +9,7 @@ import {
   orderToDocumentData,
   type OrderDocument,
 } from '../../../domain/order.ts';
-import type { OrderActionGateway } from '../../mutations/gateway.ts';
+import type { OrderActionGateway } from '../../mutations/transport.ts';
 import type { ManualClock, ModelServer } from './model-server.ts';
 
 /**

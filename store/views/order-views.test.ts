@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Order } from '../../domain/order.ts';
 import { Prng } from '../sync/testing/prng.ts';
 import { advanceOrder, cancelOrder, makeOrder } from '../sync/testing/orders.ts';
-import { EntityTable } from './entity-table.ts';
+import { EntityTable } from '../records/entity-table.ts';
 import {
   applyOrderDiffs,
   boardDefs,

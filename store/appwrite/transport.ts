@@ -3,8 +3,8 @@ import { AppError, appErrorFromBody } from '../../domain/errors.ts';
 import { FUNCTIONS } from '../../domain/ids.ts';
 import type { OrderActionRequest } from '../../domain/order-machine.ts';
 import type { OrderDocument } from '../../domain/order.ts';
-import { toAppError } from '../../src/lib/errors.ts';
-import type { OrderActionGateway } from './gateway.ts';
+import { toAppError } from './errors.ts';
+import type { OrderActionGateway } from '../mutations/transport.ts';
 
 /** The part of the SDK's `Functions` service the gateway uses. */
 export interface FunctionsClient {

@@ -8,7 +8,7 @@ import {
   type RealtimePort,
   type SnapshotPort,
   type Timers,
-} from './ports.ts';
+} from '../sync/ports.ts';
 
 /**
  * The Appwrite SDK's reconnect delay before attempt `attempt` (0-based): 1 s for the first 5,

@@ -3,7 +3,7 @@ import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { createDeskStore } from './index.ts';
+import { createDeskStore } from '../index.ts';
 import {
   DeskStoreProvider,
   useBoardColumn,
@@ -12,8 +12,8 @@ import {
   useOrder,
   useOrderTableRows,
 } from './hooks.ts';
-import { Prng } from './sync/testing/prng.ts';
-import { makeOrder } from './sync/testing/orders.ts';
+import { Prng } from '../sync/testing/prng.ts';
+import { makeOrder } from '../sync/testing/orders.ts';
 
 const NOW = Date.UTC(2026, 2, 10, 12);
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../domain/order.ts';
-import { MetricsAccumulator } from '../selectors/metrics.ts';
+import { MetricsAccumulator } from '../views/metrics.ts';
 import { Prng } from '../sync/testing/prng.ts';
 import { makeOrder } from '../sync/testing/orders.ts';
 import { EntityTable } from './entity-table.ts';
-import { buildOrderIndex, orderViewDef } from './order-views.ts';
+import { buildOrderIndex, orderViewDef } from '../views/order-views.ts';
 import {
   buildBoard,
   reconcileOrders,

@@ -1,6 +1,6 @@
 import { AppError } from '../../domain/errors.ts';
 import { decideOrderAction, type OrderAction } from '../../domain/order-machine.ts';
-import { toAppError } from '../../src/lib/errors.ts';
+import { toAppError } from '../appwrite/errors.ts';
 import type {
   DeskSlice,
   ErrorInfo,
@@ -9,7 +9,7 @@ import type {
   OrderActionResult,
 } from '../state.ts';
 import { recordFromDocument } from '../sync/documents.ts';
-import type { OrderActionGateway } from './gateway.ts';
+import type { OrderActionGateway } from './transport.ts';
 
 /** What the mutations slice needs from its surroundings. */
 export interface MutationsContext {

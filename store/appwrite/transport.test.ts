@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../domain/errors.ts';
 import { Prng } from '../sync/testing/prng.ts';
 import { makeOrder, orderDocument } from '../sync/testing/orders.ts';
-import { gatewayError, parseExecution } from './function-gateway.ts';
+import { gatewayError, parseExecution } from './transport.ts';
 
 const doc = orderDocument(
   makeOrder(new Prng(1), { id: 'o1', number: 1, createdAt: 0, status: 'paid' }),

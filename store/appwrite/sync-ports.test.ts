@@ -1,8 +1,8 @@
 import { Client, Realtime } from 'appwrite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
-import { createAppwriteRealtimePort, isSubscribeAck, reconnectDelayMs } from './appwrite-port.ts';
-import type { RealtimeEvent } from './ports.ts';
+import { createAppwriteRealtimePort, isSubscribeAck, reconnectDelayMs } from './sync-ports.ts';
+import type { RealtimeEvent } from '../sync/ports.ts';
 
 describe('reconnectDelayMs (the SDK backoff, PRODUCT.md §8)', () => {
   it.each([

@@ -1,5 +1,5 @@
 import type { Order } from '../../domain/order.ts';
-import { MetricsAccumulator } from '../selectors/metrics.ts';
+import { MetricsAccumulator } from '../views/metrics.ts';
 import type { RecordDiff } from './changes.ts';
 import type { EntityTable } from './entity-table.ts';
 import {
@@ -11,9 +11,9 @@ import {
   type BoardColumn,
   type OrderIndexDef,
   type OrderViewSpec,
-} from './order-views.ts';
+} from '../views/order-views.ts';
 import { reconcileDelete, reconcileUpsert, tombstoneOf, type Tombstone } from './reconcile.ts';
-import type { SortedIndex } from './sorted-index.ts';
+import type { SortedIndex } from '../views/sorted-index.ts';
 
 /**
  * An optimistic change of ours in flight: the confirmed record it was made on (`base`, kept up

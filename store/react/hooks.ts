@@ -1,40 +1,40 @@
 import { createContext, createElement, useContext, useEffect, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import type { OrderAction } from '../domain/order-machine.ts';
-import type { Order } from '../domain/order.ts';
-import type { DeskStore } from './index.ts';
-import { selectConnection, selectLoad, selectMetrics } from './selectors/connection.ts';
+import type { OrderAction } from '../../domain/order-machine.ts';
+import type { Order } from '../../domain/order.ts';
+import type { DeskStore } from '../index.ts';
+import { selectConnection, selectLoad, selectMetrics } from '../selectors/connection.ts';
 import {
   selectActivity,
   selectAttachments,
   selectNotes,
   selectOrderDetail,
-} from './selectors/details.ts';
-import type { DeskMetrics } from './selectors/metrics.ts';
+} from '../selectors/details.ts';
+import type { DeskMetrics } from '../views/metrics.ts';
 import {
   selectBoardColumn,
   selectIsPending,
   selectOrder,
   selectOrderError,
   selectOrderView,
-} from './selectors/orders.ts';
-import { selectViewers, type Viewer } from './selectors/people.ts';
+} from '../selectors/orders.ts';
+import { selectViewers, type Viewer } from '../selectors/people.ts';
 import type {
   DeskState,
   LoadState,
   OrderActionError,
   OrderActionResult,
   OrderDetailState,
-} from './state.ts';
-import type { ConnectionState } from './sync/connection.ts';
+} from '../state.ts';
+import type { ConnectionState } from '../sync/connection.ts';
 import {
   orderViewKey,
   orderViewSpecOf,
   type BoardColumn,
   type OrderViewSpec,
-} from './tables/order-views.ts';
-import type { SortedIndex } from './tables/sorted-index.ts';
-import type { Activity, Attachment, Note } from '../domain/entities.ts';
+} from '../views/order-views.ts';
+import type { SortedIndex } from '../views/sorted-index.ts';
+import type { Activity, Attachment, Note } from '../../domain/entities.ts';
 
 const DeskStoreContext = createContext<DeskStore | null>(null);
 

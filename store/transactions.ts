@@ -1,24 +1,24 @@
 import { castDraft } from 'immer';
-import type { Activity, Attachment, ExportJob, Note, Product } from '../../domain/entities.ts';
-import type { Order } from '../../domain/order.ts';
-import { MetricsAccumulator, sameMetrics, type DeskMetrics } from '../selectors/metrics.ts';
-import type { DataSlice, DeskSlice, DeskState, PresenceEntry, TeamMember } from '../state.ts';
-import { nextConnection } from '../sync/connection.ts';
+import type { Activity, Attachment, ExportJob, Note, Product } from '../domain/entities.ts';
+import type { Order } from '../domain/order.ts';
+import { MetricsAccumulator, sameMetrics, type DeskMetrics } from './views/metrics.ts';
+import type { DataSlice, DeskSlice, DeskState, PresenceEntry, TeamMember } from './state.ts';
+import { nextConnection } from './sync/connection.ts';
 import {
   reconcileBatch,
   regroupByOrder,
   type RecordDiff,
   type RemoteChange,
   type SyncedEntities,
-} from './changes.ts';
-import { EntityTable } from './entity-table.ts';
+} from './records/changes.ts';
+import { EntityTable } from './records/entity-table.ts';
 import {
   DEFAULT_ORDER_VIEW,
   buildOrderIndex,
   normalizeViewSpec,
   orderViewKey,
   type OrderViewSpec,
-} from './order-views.ts';
+} from './views/order-views.ts';
 import {
   buildBoard,
   reconcileOrders,
@@ -26,8 +26,8 @@ import {
   viewDefOf,
   visibleOrder,
   type OrderViewEntry,
-} from './orders-batch.ts';
-import type { Tombstone } from './reconcile.ts';
+} from './records/orders-batch.ts';
+import type { Tombstone } from './records/reconcile.ts';
 
 /** Unreferenced table views kept around (most recently used first) before being dropped. */
 const KEEP_UNUSED_VIEWS = 2;

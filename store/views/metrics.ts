@@ -1,5 +1,5 @@
 import type { Order } from '../../domain/order.ts';
-import { SortedIndex, type IndexDraft } from '../tables/sorted-index.ts';
+import { SortedIndex, type IndexDraft } from './sorted-index.ts';
 
 /** Minutes in the orders-per-minute series. */
 export const RATE_WINDOW_MINUTES = 30;

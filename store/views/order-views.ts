@@ -1,10 +1,5 @@
-import {
-  ORDER_STATUSES,
-  itemsSummary,
-  type Order,
-  type OrderStatus,
-} from '../../domain/order.ts';
-import type { EntityTable } from './entity-table.ts';
+import { ORDER_STATUSES, itemsSummary, type Order, type OrderStatus } from '../../domain/order.ts';
+import type { EntityTable } from '../records/entity-table.ts';
 import { SortedIndex, type Direction, type IndexEntry, type SortValue } from './sorted-index.ts';
 
 /** Columns the orders table can sort by. */
