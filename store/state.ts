@@ -9,7 +9,7 @@ import type { ConnectionEvent, ConnectionState } from './sync/connection.ts';
 import type { RemoteChange, SyncedCollection } from './records/changes.ts';
 import type { EntityTable } from './records/entity-table.ts';
 import type { OrderViewSpec } from './views/order-views.ts';
-import type { BoardIndexes, OrderOverlay, OrderViewEntry } from './records/orders-batch.ts';
+import type { BoardIndexes, OrderOverlay, OrderViewEntry } from './views/order-derived.ts';
 import type { Tombstone } from './records/reconcile.ts';
 
 /** An error as the store keeps it (plain data; `AppError` instances stay out of the state). */

@@ -26,7 +26,7 @@ import {
   viewDefOf,
   visibleOrder,
   type OrderViewEntry,
-} from './records/orders-batch.ts';
+} from './views/order-derived.ts';
 import type { Tombstone } from './records/reconcile.ts';
 
 /** Unreferenced table views kept around (most recently used first) before being dropped. */

@@ -1,7 +1,7 @@
 import type { Order } from '../../domain/order.ts';
-import { MetricsAccumulator } from '../views/metrics.ts';
-import type { RecordDiff } from './changes.ts';
-import type { EntityTable } from './entity-table.ts';
+import { MetricsAccumulator } from './metrics.ts';
+import type { RecordDiff } from '../records/changes.ts';
+import type { EntityTable } from '../records/entity-table.ts';
 import {
   applyOrderDiffs,
   BOARD_COLUMNS,
@@ -11,9 +11,14 @@ import {
   type BoardColumn,
   type OrderIndexDef,
   type OrderViewSpec,
-} from '../views/order-views.ts';
-import { reconcileDelete, reconcileUpsert, tombstoneOf, type Tombstone } from './reconcile.ts';
-import type { SortedIndex } from '../views/sorted-index.ts';
+} from './order-views.ts';
+import {
+  reconcileDelete,
+  reconcileUpsert,
+  tombstoneOf,
+  type Tombstone,
+} from '../records/reconcile.ts';
+import type { SortedIndex } from './sorted-index.ts';
 
 /**
  * An optimistic change of ours in flight: the confirmed record it was made on (`base`, kept up

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../domain/order.ts';
-import { MetricsAccumulator } from '../views/metrics.ts';
+import { MetricsAccumulator } from './metrics.ts';
 import { Prng } from '../sync/testing/prng.ts';
 import { makeOrder } from '../sync/testing/orders.ts';
-import { EntityTable } from './entity-table.ts';
-import { buildOrderIndex, orderViewDef } from '../views/order-views.ts';
+import { EntityTable } from '../records/entity-table.ts';
+import { buildOrderIndex, orderViewDef } from './order-views.ts';
 import {
   buildBoard,
   reconcileOrders,
   updateOrderDerived,
   visibleOrder,
   type OrderRecords,
-} from './orders-batch.ts';
-import type { Tombstone } from './reconcile.ts';
+} from './order-derived.ts';
+import type { Tombstone } from '../records/reconcile.ts';
 
 const NOW = Date.UTC(2026, 2, 10, 12);
 const rng = new Prng(11);
