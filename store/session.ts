@@ -1,9 +1,7 @@
-import type { DeskSlice, SessionSlice } from './state.ts';
+import type { Actor } from '../domain/order-machine.ts';
 
-/** Who is signed in (the actor of workflow actions). */
-export const createSessionSlice: DeskSlice<SessionSlice> = (set) => ({
-  actor: null,
-  setActor(actor) {
-    set((draft) => void (draft.actor = actor));
-  },
-});
+/** Who is using the desk: set once, when the store is created for a signed-in member. */
+export interface SessionState {
+  /** The signed-in desk member (null: a store without one, e.g. a benchmark's). */
+  readonly actor: Actor | null;
+}

@@ -1,4 +1,4 @@
-import { AppError, appErrorFromBody, type AppErrorCode } from '../../domain/errors.ts';
+import { AppError, appErrorFromBody } from '../../domain/errors.ts';
 
 /** The parts of an `AppwriteException` (or its JSON) this module reads. */
 interface AppwriteLike {
@@ -34,8 +34,11 @@ function fromFunctionResponse(response: unknown): AppError | null {
 }
 
 /**
- * Converts anything thrown at the SDK boundary into an {@link AppError} with the message of
- * PRODUCT.md §7. `doing` completes "You don't have permission to …" (e.g. "cancel orders").
+ * The one conversion at the SDK boundary: anything the SDK (or a function's answer) throws
+ * becomes an {@link AppError} with the message of PRODUCT.md §7. `doing` completes "You don't
+ * have permission to …" (e.g. "cancel orders"). A 401 that may mean "not allowed" or "signed
+ * out" is `FORBIDDEN` with `details.status` 401: the app asks the backend which (see the auth
+ * feature's `handleAuthError`).
  */
 export function toAppError(error: unknown, doing = 'do that'): AppError {
   if (error instanceof AppError) return error;
@@ -78,9 +81,4 @@ export function toAppError(error: unknown, doing = 'do that'): AppError {
   const reference = newReference();
   console.error(`[livedesk] error ref ${reference}:`, error);
   return new AppError('SERVER_ERROR', `Something went wrong (ref ${reference}).`, { reference });
-}
-
-/** Whether an error code means the person should sign in again. */
-export function needsSignIn(code: AppErrorCode): boolean {
-  return code === 'AUTH_REQUIRED';
 }

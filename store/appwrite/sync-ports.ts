@@ -1,6 +1,7 @@
-import type { Databases, Realtime } from 'appwrite';
-import { DATABASE_ID } from '../../domain/ids.ts';
+import type { Databases, Presences, Realtime, Teams } from 'appwrite';
+import { DATABASE_ID, DESK_TEAM_ID } from '../../domain/ids.ts';
 import type { DocumentMeta } from '../../domain/order.ts';
+import type { SyncedCollection } from '../records/changes.ts';
 import {
   systemTimers,
   type DocumentPage,
@@ -9,6 +10,7 @@ import {
   type SnapshotPort,
   type Timers,
 } from '../sync/ports.ts';
+import { toAppError } from './errors.ts';
 
 /**
  * The Appwrite SDK's reconnect delay before attempt `attempt` (0-based): 1 s for the first 5,
@@ -158,27 +160,52 @@ export function createAppwriteRealtimePort(
   };
 }
 
-/** The snapshot port over the SDK's `Databases.listDocuments` in the `livedesk` database. */
-export function createAppwriteSnapshotPort(databases: Databases): SnapshotPort {
+/** The SDK services the snapshot port reads with. */
+export interface SnapshotSdk {
+  databases: Pick<Databases, 'listDocuments'>;
+  teams: Pick<Teams, 'listMemberships'>;
+  presences: Pick<Presences, 'list'>;
+}
+
+/**
+ * The snapshot port over the SDK: documents of the `livedesk` database, the `desk` team's
+ * memberships, the presences. What the SDK throws is converted once, here (`toAppError`).
+ */
+export function createAppwriteSnapshotPort(sdk: SnapshotSdk): SnapshotPort {
+  const read = async (collection: SyncedCollection, queries: string[]): Promise<DocumentPage> => {
+    if (collection === 'members') {
+      const page = await sdk.teams.listMemberships({ teamId: DESK_TEAM_ID, queries });
+      return { documents: page.memberships as unknown as DocumentMeta[], total: page.total };
+    }
+    if (collection === 'presence') {
+      const page = await sdk.presences.list({ queries });
+      return { documents: page.presences as unknown as DocumentMeta[], total: page.total };
+    }
+    const page = await sdk.databases.listDocuments({
+      databaseId: DATABASE_ID,
+      collectionId: collection,
+      queries,
+    });
+    return { documents: page.documents as unknown as DocumentMeta[], total: page.total };
+  };
   return {
-    async listDocuments(collectionId, queries): Promise<DocumentPage> {
-      const page = await databases.listDocuments({
-        databaseId: DATABASE_ID,
-        collectionId,
-        queries: [...queries],
-      });
-      return { documents: page.documents as unknown as DocumentMeta[], total: page.total };
+    async list(collection, queries) {
+      try {
+        return await read(collection, [...queries]);
+      } catch (error) {
+        throw toAppError(error, 'view the desk');
+      }
     },
   };
 }
 
 /** Both ports from the app's SDK facade (`sdk()` of src/lib/appwrite.ts). */
 export function appwriteSyncPorts(
-  sdk: { realtime: Realtime; databases: Databases },
+  sdk: SnapshotSdk & { realtime: Realtime },
   options: AppwriteRealtimeOptions = {},
 ): { realtime: RealtimePort; snapshot: SnapshotPort } {
   return {
     realtime: createAppwriteRealtimePort(sdk.realtime, options),
-    snapshot: createAppwriteSnapshotPort(sdk.databases),
+    snapshot: createAppwriteSnapshotPort(sdk),
   };
 }

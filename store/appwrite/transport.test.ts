@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../domain/errors.ts';
 import { Prng } from '../sync/testing/prng.ts';
 import { makeOrder, orderDocument } from '../sync/testing/orders.ts';
-import { gatewayError, parseExecution } from './transport.ts';
+import {
+  createAppwriteTransport,
+  parseExecution,
+  type FunctionsClient,
+  type TransportSdk,
+} from './transport.ts';
 
 const doc = orderDocument(
   makeOrder(new Prng(1), { id: 'o1', number: 1, createdAt: 0, status: 'paid' }),
@@ -57,20 +62,65 @@ describe('parseExecution', () => {
   });
 });
 
-describe('gatewayError', () => {
-  it('maps SDK failures', () => {
-    expect(gatewayError(new AppwriteException('no session', 401, 'user_unauthorized')).code).toBe(
+describe('createAppwriteTransport', () => {
+  const sdk = (createExecution: FunctionsClient['createExecution']) =>
+    ({
+      functions: { createExecution },
+      databases: {},
+      teams: {},
+      realtime: {},
+    }) as unknown as TransportSdk;
+
+  it('runs order-action and answers its order document', async () => {
+    const calls: unknown[] = [];
+    const transport = createAppwriteTransport(
+      sdk(async (params) => {
+        calls.push(params);
+        return { $id: 'e1', responseStatusCode: 200, responseBody: JSON.stringify(doc) };
+      }),
+      'http://app/join',
+    );
+    const request = { orderId: 'o1', action: 'claim' as const, expectedRev: 1 };
+    expect(await transport.performOrderAction(request)).toEqual(doc);
+    expect(calls).toEqual([
+      {
+        functionId: 'order-action',
+        body: JSON.stringify(request),
+        async: false,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      },
+    ]);
+  });
+
+  it('converts what the SDK throws once, with toAppError', async () => {
+    const failing = (error: unknown): Promise<AppError> =>
+      createAppwriteTransport(
+        sdk(async () => {
+          throw error;
+        }),
+        'http://app/join',
+      )
+        .performOrderAction({ orderId: 'o1', action: 'claim', expectedRev: 1 })
+        .then(
+          () => {
+            throw new Error('expected a failure');
+          },
+          (caught: unknown) => caught as AppError,
+        );
+    const code = async (error: unknown) => (await failing(error)).code;
+    expect(await code(new AppwriteException('slow down', 429, 'general_rate_limit_exceeded'))).toBe(
+      'RATE_LIMITED',
+    );
+    expect(await code(new TypeError('Failed to fetch'))).toBe('OFFLINE');
+    expect(await code(new AppwriteException('', 0))).toBe('OFFLINE');
+    expect(await code(new AppwriteException('no session', 401, 'user_session_not_found'))).toBe(
       'AUTH_REQUIRED',
     );
-    expect(
-      gatewayError(new AppwriteException('slow down', 429, 'general_rate_limit_exceeded')).code,
-    ).toBe('RATE_LIMITED');
-    expect(gatewayError(new TypeError('Failed to fetch')).code).toBe('OFFLINE');
-    expect(gatewayError(new AppwriteException('', 0)).code).toBe('OFFLINE');
-    expect(gatewayError(new AppwriteException('nope', 403, 'user_unauthorized')).code).toBe(
-      'FORBIDDEN',
-    );
-    const same = new AppError('FORBIDDEN', 'x');
-    expect(gatewayError(same)).toBe(same);
+    // "Not allowed" or "signed out": FORBIDDEN, with the status for the app to ask which.
+    const refused = await failing(new AppwriteException('nope', 401, 'user_unauthorized'));
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused.code).toBe('FORBIDDEN');
+    expect(refused.details).toEqual({ status: 401 });
   });
 });

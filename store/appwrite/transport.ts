@@ -1,12 +1,22 @@
-import { ExecutionMethod, type Models } from 'appwrite';
+import {
+  ExecutionMethod,
+  ID,
+  Permission,
+  Role,
+  type Databases,
+  type Models,
+  type Realtime,
+  type Teams,
+} from 'appwrite';
 import { AppError, appErrorFromBody } from '../../domain/errors.ts';
-import { FUNCTIONS } from '../../domain/ids.ts';
+import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../../domain/ids.ts';
 import type { OrderActionRequest } from '../../domain/order-machine.ts';
 import type { OrderDocument } from '../../domain/order.ts';
+import type { DocumentMeta } from '../../domain/schema.ts';
+import type { DeskTransport } from '../mutations/transport.ts';
 import { toAppError } from './errors.ts';
-import type { OrderActionGateway } from '../mutations/transport.ts';
 
-/** The part of the SDK's `Functions` service the gateway uses. */
+/** The part of the SDK's `Functions` service the transport uses. */
 export interface FunctionsClient {
   createExecution(params: {
     functionId: string;
@@ -15,6 +25,14 @@ export interface FunctionsClient {
     method?: ExecutionMethod;
     headers?: object;
   }): Promise<Pick<Models.Execution, '$id' | 'responseStatusCode' | 'responseBody'>>;
+}
+
+/** The SDK services the transport writes with (the app's SDK facade has them all). */
+export interface TransportSdk {
+  functions: FunctionsClient;
+  databases: Pick<Databases, 'createDocument' | 'updateDocument'>;
+  teams: Pick<Teams, 'updateMembership' | 'deleteMembership' | 'createMembership'>;
+  realtime: Pick<Realtime, 'upsertPresence'>;
 }
 
 function serverError(executionId: string): AppError {
@@ -51,57 +69,115 @@ export function parseExecution(
   throw appErrorFromBody(body) ?? serverError(execution.$id);
 }
 
-function isAppwriteException(
-  error: unknown,
-): error is { code: number; type: string; message: string } {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { name?: unknown }).name === 'AppwriteException' &&
-    typeof (error as { code?: unknown }).code === 'number'
-  );
-}
-
-/**
- * Converts what the SDK throws into an `AppError` (PRODUCT.md §7): 401 → `AUTH_REQUIRED`,
- * 429 → `RATE_LIMITED`, a request that never got an answer → `OFFLINE`; the rest as the app
- * converts any SDK error.
- */
-export function gatewayError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
-  if (isAppwriteException(error)) {
-    if (error.code === 401)
-      return new AppError('AUTH_REQUIRED', 'Your session has ended. Sign in again.');
-    if (error.code === 429)
-      return new AppError('RATE_LIMITED', 'Too many requests — retrying in a few seconds.');
-    if (error.code === 0)
-      return new AppError('OFFLINE', 'You’re offline. We’ll retry when the connection is back.');
+/** Runs an SDK call, converting what it throws (the one conversion, `toAppError`). */
+async function call<T>(doing: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw toAppError(error, doing);
   }
-  if (error instanceof TypeError)
-    return new AppError('OFFLINE', 'You’re offline. We’ll retry when the connection is back.');
-  return toAppError(error, 'do that');
 }
 
 /**
- * The production {@link OrderActionGateway}: runs the `order-action` Appwrite function
- * synchronously with the request as its JSON body.
+ * The production {@link DeskTransport}: workflow actions run the `order-action` function
+ * synchronously with the request as its JSON body; notes and products are documents written
+ * through the SDK (until functions write them: then only these two methods change); team
+ * changes are the Teams API; presence goes over the tab's realtime socket. `joinUrl` is where an
+ * invitation's link leads (the app's `/join`).
  */
-export function createFunctionGateway(functions: FunctionsClient): OrderActionGateway {
+export function createAppwriteTransport(sdk: TransportSdk, joinUrl: string): DeskTransport {
   return {
-    async perform(request: OrderActionRequest): Promise<OrderDocument> {
-      let execution: Awaited<ReturnType<FunctionsClient['createExecution']>>;
-      try {
-        execution = await functions.createExecution({
+    newId: () => ID.unique(),
+
+    async performOrderAction(request: OrderActionRequest) {
+      const execution = await call('do that', () =>
+        sdk.functions.createExecution({
           functionId: FUNCTIONS.orderAction,
           body: JSON.stringify(request),
           async: false,
           method: ExecutionMethod.POST,
           headers: { 'content-type': 'application/json' },
-        });
-      } catch (error) {
-        throw gatewayError(error);
-      }
+        }),
+      );
       return parseExecution(execution);
+    },
+
+    createNote(note) {
+      return call('add notes', () =>
+        sdk.databases.createDocument<Models.DefaultDocument>({
+          databaseId: DATABASE_ID,
+          collectionId: COLLECTIONS.notes,
+          documentId: note.id,
+          data: {
+            orderId: note.orderId,
+            authorId: note.authorId,
+            authorName: note.authorName,
+            body: note.body,
+            deleted: false,
+          },
+        }),
+      );
+    },
+
+    createProduct(id, product) {
+      return call('edit the catalog', () =>
+        sdk.databases.createDocument<Models.DefaultDocument>({
+          databaseId: DATABASE_ID,
+          collectionId: COLLECTIONS.products,
+          documentId: id,
+          data: product,
+        }),
+      );
+    },
+
+    updateProduct(id, changes) {
+      return call('edit the catalog', () =>
+        sdk.databases.updateDocument<Models.DefaultDocument>({
+          databaseId: DATABASE_ID,
+          collectionId: COLLECTIONS.products,
+          documentId: id,
+          data: changes,
+        }),
+      );
+    },
+
+    async updateMemberRoles(membershipId, roles) {
+      return (await call('change roles', () =>
+        sdk.teams.updateMembership({ teamId: DESK_TEAM_ID, membershipId, roles }),
+      )) as unknown as DocumentMeta;
+    },
+
+    async removeMember(membershipId) {
+      await call('remove members', () =>
+        sdk.teams.deleteMembership({ teamId: DESK_TEAM_ID, membershipId }),
+      );
+    },
+
+    async inviteMember(invite) {
+      return (await call('invite members', () =>
+        sdk.teams.createMembership({
+          teamId: DESK_TEAM_ID,
+          roles: invite.roles,
+          email: invite.email,
+          ...(invite.name ? { name: invite.name } : {}),
+          url: joinUrl,
+        }),
+      )) as unknown as DocumentMeta;
+    },
+
+    async announcePresence(presence) {
+      await call('share what you are viewing', () =>
+        sdk.realtime.upsertPresence({
+          presenceId: presence.presenceId,
+          status: presence.status,
+          permissions: [
+            Permission.read(Role.team(DESK_TEAM_ID)),
+            Permission.update(Role.user(presence.userId)),
+            Permission.delete(Role.user(presence.userId)),
+          ],
+          metadata: { orderId: presence.orderId, name: presence.name },
+        }),
+      );
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EntityTable } from './entity-table.ts';
-import { reconcileBatch, regroupByOrder } from './changes.ts';
+import { reconcileBatch } from './changes.ts';
 import type { Tombstone } from './reconcile.ts';
 
 interface Row {
@@ -71,28 +71,36 @@ describe('reconcileBatch', () => {
   });
 });
 
-describe('regroupByOrder', () => {
-  it('keeps per-order lists sorted, hides invisible records and shares untouched lists', () => {
-    const other = [row('x', 1, 'x', 'o2')];
-    const groups = { o2: other };
-    const compare = (a: Row, b: Row) => a.updatedAt - b.updatedAt;
-    const visible = (r: Row) => r.body !== 'hidden';
-    const next = regroupByOrder(
-      groups,
-      [
-        { before: undefined, after: row('b', 20) },
-        { before: undefined, after: row('a', 10) },
-        { before: undefined, after: row('c', 30, 'hidden') },
-      ],
-      { compare, visible },
-    );
-    expect(next.o1!.map((r) => r.id)).toEqual(['a', 'b']);
-    expect(next.o2).toBe(other);
-    const edited = regroupByOrder(next, [{ before: row('a', 10), after: row('a', 40) }], {
-      compare,
-      visible,
-    });
-    expect(edited.o1!.map((r) => r.id)).toEqual(['b', 'a']);
-    expect(regroupByOrder(edited, [], { compare, visible })).toBe(edited);
+describe('reconcileBatch of orders (the rule with rev)', () => {
+  const o = (rev: number, updatedAt = rev * 10) => ({
+    id: 'o1',
+    orderId: 'o1',
+    rev,
+    updatedAt,
+    body: `v${rev}`,
+  });
+
+  it('applies the higher rev and reports first-before/last-after diffs', () => {
+    const batch = reconcileBatch(EntityTable.from([o(2)]), EntityTable.empty<Tombstone>(), [
+      { kind: 'upsert', record: o(4) },
+      { kind: 'upsert', record: o(3) },
+      { kind: 'upsert', record: o(4) },
+    ]);
+    expect(batch.table.get('o1')!.rev).toBe(4);
+    expect(batch.diffs).toEqual([{ before: o(2), after: o(4) }]);
+  });
+
+  it('deletes with a tombstone and never resurrects', () => {
+    const batch = reconcileBatch(EntityTable.from([o(2)]), EntityTable.empty<Tombstone>(), [
+      { kind: 'upsert', record: o(3) },
+      { kind: 'delete', record: o(3) },
+      { kind: 'upsert', record: o(3) },
+      { kind: 'upsert', record: o(2) },
+    ]);
+    expect(batch.table.get('o1')).toBeUndefined();
+    expect(batch.table.size).toBe(0);
+    expect(batch.diffs).toEqual([{ before: o(2), after: undefined }]);
+    const later = reconcileBatch(batch.table, batch.tombstones, [{ kind: 'upsert', record: o(3) }]);
+    expect(later.table.get('o1')).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import type { Activity, Attachment, ExportJob, Note, Product } from '../../domain/entities.ts';
 import type { Order } from '../../domain/order.ts';
 import type { EntityTable } from './entity-table.ts';
+import type { PresenceEntry, TeamMember } from './people.ts';
 import {
   reconcileDelete,
   reconcileUpsert,
@@ -9,7 +10,10 @@ import {
   type Tombstone,
 } from './reconcile.ts';
 
-/** The record type of each collection the store keeps in sync with the backend. */
+/**
+ * The record type of each set the store keeps in sync with the backend: the database
+ * collections (ids as in `COLLECTIONS`), the desk team's memberships and the presences.
+ */
 export interface SyncedEntities {
   orders: Order;
   products: Product;
@@ -17,12 +21,14 @@ export interface SyncedEntities {
   activity: Activity;
   attachments: Attachment;
   exports: ExportJob;
+  members: TeamMember;
+  presence: PresenceEntry;
 }
 
-/** A collection the store keeps in sync (ids as in `COLLECTIONS`). */
+/** A set the store keeps in sync (see {@link SyncedEntities}). */
 export type SyncedCollection = keyof SyncedEntities;
 
-/** Every synced collection. */
+/** Every synced set. */
 export const SYNCED_COLLECTIONS: readonly SyncedCollection[] = [
   'orders',
   'products',
@@ -30,6 +36,8 @@ export const SYNCED_COLLECTIONS: readonly SyncedCollection[] = [
   'activity',
   'attachments',
   'exports',
+  'members',
+  'presence',
 ];
 
 /**
@@ -66,12 +74,13 @@ export function reconcileBatch<T extends Stamped>(
 ): TableBatch<T> {
   const draft = table.edit();
   const graves = tombstones.edit();
-  // Keyed by slot, not id: see IdSlots on string keys. One slot lookup per change.
+  // Keyed by slot, not id: see IdSlots on string keys. One slot lookup per change, and a
+  // tombstone lookup only once there are tombstones.
   const first = new Map<number, T | undefined>();
   for (const { kind, record } of changes) {
     const slot = draft.slotOf(record.id);
     const current = draft.atSlot(slot);
-    const grave = graves.get(record.id);
+    const grave = graves.size > 0 ? graves.get(record.id) : undefined;
     if (kind === 'upsert') {
       if (reconcileUpsert(record, current, grave) === 'ignore') continue;
       if (!first.has(slot)) first.set(slot, current);
@@ -93,37 +102,4 @@ export function reconcileBatch<T extends Stamped>(
     if (before !== after) diffs.push({ before, after });
   }
   return { table: next, tombstones: graves.commit(), diffs };
-}
-
-/**
- * Keeps per-order lists (notes, activity, attachments of one order) sorted and up to date from
- * diffs. Returns the same object when no list changed; otherwise a new object in which only the
- * changed orders' arrays are new.
- */
-export function regroupByOrder<T extends { id: string; orderId: string }>(
-  groups: Readonly<Record<string, readonly T[]>>,
-  diffs: readonly RecordDiff<T>[],
-  options: { compare: (a: T, b: T) => number; visible: (record: T) => boolean },
-): Readonly<Record<string, readonly T[]>> {
-  const touched = new Map<string, T[]>();
-  const list = (orderId: string): T[] => {
-    let items = touched.get(orderId);
-    if (!items) {
-      items = (groups[orderId] ?? []).slice();
-      touched.set(orderId, items);
-    }
-    return items;
-  };
-  for (const { before, after } of diffs) {
-    if (before !== undefined) {
-      const items = list(before.orderId);
-      const at = items.findIndex((item) => item.id === before.id);
-      if (at !== -1) items.splice(at, 1);
-    }
-    if (after !== undefined && options.visible(after)) list(after.orderId).push(after);
-  }
-  if (touched.size === 0) return groups;
-  const next: Record<string, readonly T[]> = { ...groups };
-  for (const [orderId, items] of touched) next[orderId] = items.sort(options.compare);
-  return next;
 }

@@ -1,4 +1,5 @@
-import type { DeskState, LoadState } from '../state.ts';
+import type { DeskState } from '../state.ts';
+import type { LoadState } from '../sync/sync-state.ts';
 import type { ConnectionState } from '../sync/connection.ts';
 import type { DeskMetrics } from '../views/metrics.ts';
 

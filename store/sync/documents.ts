@@ -15,19 +15,47 @@ import {
   type EntitySchema,
 } from '../../domain/schema.ts';
 import type { RemoteChange, SyncedCollection, SyncedEntities } from '../records/changes.ts';
-import { SYNCED_COLLECTIONS } from '../records/changes.ts';
+import { memberFromDocument, presenceFromDocument } from '../records/people.ts';
 import type { RealtimeEvent } from './ports.ts';
+
+/** The database collections among the synced sets, with their schemas. */
+const SCHEMAS = {
+  orders: ORDER_SCHEMA,
+  products: PRODUCT_SCHEMA,
+  notes: NOTE_SCHEMA,
+  activity: ACTIVITY_SCHEMA,
+  attachments: ATTACHMENT_SCHEMA,
+  exports: EXPORT_SCHEMA,
+} as const satisfies Partial<Record<SyncedCollection, EntitySchema>>;
+
+type DocumentCollection = keyof typeof SCHEMAS;
 
 /** The realtime channel of a collection's documents. */
 export function documentsChannel(collection: string): string {
   return `databases.${DATABASE_ID}.collections.${collection}.documents`;
 }
 
-const CHANNEL = new RegExp(`^databases\\.${DATABASE_ID}\\.collections\\.([^.]+)\\.documents$`);
-
-function isSynced(collection: string): collection is SyncedCollection {
-  return (SYNCED_COLLECTIONS as readonly string[]).includes(collection);
+/** The realtime channel of each synced set. */
+export function channelOf(collection: SyncedCollection): string {
+  if (collection === 'members') return 'memberships';
+  if (collection === 'presence') return 'presences';
+  return documentsChannel(collection);
 }
+
+const CHANNELS = new Map<string, SyncedCollection>(
+  (
+    [
+      'orders',
+      'products',
+      'notes',
+      'activity',
+      'attachments',
+      'exports',
+      'members',
+      'presence',
+    ] as const
+  ).map((collection) => [channelOf(collection), collection]),
+);
 
 /**
  * Freezes `value` and everything in it, walking arrays and objects without allocating key lists
@@ -41,38 +69,36 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The schema of each synced collection's documents. */
-const SCHEMAS: { [C in SyncedCollection]: EntitySchema } = {
-  orders: ORDER_SCHEMA,
-  products: PRODUCT_SCHEMA,
-  notes: NOTE_SCHEMA,
-  activity: ACTIVITY_SCHEMA,
-  attachments: ATTACHMENT_SCHEMA,
-  exports: EXPORT_SCHEMA,
-};
-
-/** The fields of each record that hold objects (JSON fields; the rest are primitives). */
-const NESTED = new Map(
-  Object.values(SCHEMAS).map((schema) => [schema, fieldsOfType(schema, 'json')] as const),
-);
+/** The fields of each collection's records that hold objects (JSON; the rest are primitives). */
+const NESTED = Object.fromEntries(
+  Object.entries(SCHEMAS).map(([collection, schema]) => [collection, fieldsOfType(schema, 'json')]),
+) as unknown as Record<DocumentCollection, readonly string[]>;
 
 /** Freezes a converted record and the objects in its JSON fields. */
-function freezeRecord<T>(collection: SyncedCollection, record: T): T {
-  for (const field of NESTED.get(SCHEMAS[collection])!)
-    deepFreeze((record as Record<string, unknown>)[field]);
+function freezeRecord<T>(collection: DocumentCollection, record: T): T {
+  for (const field of NESTED[collection]) deepFreeze((record as Record<string, unknown>)[field]);
   return Object.freeze(record);
 }
 
 /**
- * Converts a backend document of `collection` into its frozen domain record. Records in the
- * store are never mutated (they are replaced), and freezing them once here keeps immer from
- * walking them later.
+ * Converts a backend document of `collection` (a membership or presence for `members` and
+ * `presence`) into its frozen record, or null when it is not one the store keeps (another team's
+ * membership). Records in the store are never mutated (they are replaced), and freezing them
+ * once here keeps immer from walking them later.
  */
 export function recordFromDocument<C extends SyncedCollection>(
   collection: C,
   doc: DocumentMeta,
-): SyncedEntities[C] {
-  return freezeRecord(collection, convert(SCHEMAS[collection], doc) as SyncedEntities[C]);
+): SyncedEntities[C] | null {
+  if (collection === 'members') return freezeOrNull(memberFromDocument(doc)) as SyncedEntities[C];
+  if (collection === 'presence')
+    return freezeOrNull(presenceFromDocument(doc)) as SyncedEntities[C];
+  const documents = collection as DocumentCollection;
+  return freezeRecord(documents, convert(SCHEMAS[documents], doc)) as SyncedEntities[C];
+}
+
+function freezeOrNull<T>(record: T | null): T | null {
+  return record === null ? null : Object.freeze(record);
 }
 
 /**
@@ -102,34 +128,32 @@ export function listOrderFromDocument(doc: DocumentMeta): Order {
   return freezeRecord('orders', order);
 }
 
-/** A remote change from a document of `collection`. */
+/** A remote change from a document of `collection` (null: not a record the store keeps). */
 export function changeFromDocument(
   collection: SyncedCollection,
   doc: DocumentMeta,
   kind: 'upsert' | 'delete' = 'upsert',
-): RemoteChange {
-  return { collection, kind, record: recordFromDocument(collection, doc) } as RemoteChange;
+): RemoteChange | null {
+  const record = recordFromDocument(collection, doc);
+  return record === null ? null : ({ collection, kind, record } as RemoteChange);
 }
 
 /**
- * Reads a realtime event: which synced collection, upsert or delete, and the record. Returns
- * null for events of other channels, with a payload that is not a document, or that `wanted`
- * turns down (checked before the document is converted).
+ * Reads a realtime event: which synced set, upsert or delete, and the record. Returns null for
+ * events of other channels, with a payload that is not a document, or that `wanted` turns down
+ * (checked before the document is converted).
  */
 export function changeFromEvent(
   event: RealtimeEvent,
   wanted?: (collection: SyncedCollection, doc: DocumentMeta) => boolean,
 ): RemoteChange | null {
-  let collection: SyncedCollection | null = null;
+  let collection: SyncedCollection | undefined;
   for (const channel of event.channels) {
-    const match = CHANNEL.exec(channel);
-    if (match && isSynced(match[1]!)) {
-      collection = match[1];
-      break;
-    }
+    collection = CHANNELS.get(channel);
+    if (collection !== undefined) break;
   }
   const payload = event.payload as Partial<DocumentMeta> | null;
-  if (collection === null || typeof payload !== 'object' || payload === null) return null;
+  if (collection === undefined || typeof payload !== 'object' || payload === null) return null;
   if (typeof payload.$id !== 'string' || typeof payload.$updatedAt !== 'string') return null;
   if (wanted && !wanted(collection, payload as DocumentMeta)) return null;
   const kind = event.events.some((name) => name.endsWith('.delete')) ? 'delete' : 'upsert';

@@ -219,8 +219,8 @@ describe('SyncEngine', () => {
       ),
     ]);
     const listed: { collectionId: string; queries: readonly string[] }[] = [];
-    const list = h.server.listDocuments.bind(h.server);
-    h.server.listDocuments = (collectionId, queries) => {
+    const list = h.server.list.bind(h.server);
+    h.server.list = (collectionId, queries) => {
       listed.push({ collectionId, queries });
       return list(collectionId, queries);
     };
@@ -298,8 +298,8 @@ describe('SyncEngine', () => {
     const h = createHarness({ sync: { fullSync: ['products'] } });
     seedOrders(h, 2);
     const collections = new Set<string>();
-    const list = h.server.listDocuments.bind(h.server);
-    h.server.listDocuments = (collectionId, queries) => {
+    const list = h.server.list.bind(h.server);
+    h.server.list = (collectionId, queries) => {
       collections.add(collectionId);
       return list(collectionId, queries);
     };

@@ -5,14 +5,7 @@ import { Prng } from '../sync/testing/prng.ts';
 import { makeOrder } from '../sync/testing/orders.ts';
 import { EntityTable } from '../records/entity-table.ts';
 import { buildOrderIndex, orderViewDef } from './order-views.ts';
-import {
-  buildBoard,
-  reconcileOrders,
-  updateOrderDerived,
-  visibleOrder,
-  type OrderRecords,
-} from './order-derived.ts';
-import type { Tombstone } from '../records/reconcile.ts';
+import { buildBoard, updateOrderDerived } from './order-derived.ts';
 
 const NOW = Date.UTC(2026, 2, 10, 12);
 const rng = new Prng(11);
@@ -22,71 +15,6 @@ const v = (rev: number, fields: Partial<Order> = {}): Order => ({
   rev,
   updatedAt: NOW + rev,
   ...fields,
-});
-
-function records(orders: Order[], overlays: OrderRecords['overlays'] = {}): OrderRecords {
-  return {
-    orders: EntityTable.from(orders),
-    orderTombstones: EntityTable.empty<Tombstone>(),
-    overlays,
-  };
-}
-
-describe('visibleOrder', () => {
-  it('shows the optimistic record until the backend reaches its rev', () => {
-    const optimistic = v(3, { status: 'preparing' });
-    expect(visibleOrder({ base: v(2), optimistic })).toBe(optimistic);
-    const echo = v(3, { status: 'preparing', updatedAt: NOW + 99 });
-    expect(visibleOrder({ base: echo, optimistic })).toBe(echo);
-    expect(visibleOrder({ base: undefined, optimistic })).toBe(optimistic);
-  });
-});
-
-describe('reconcileOrders', () => {
-  it('applies the rule and reports first-before/last-after diffs', () => {
-    const batch = reconcileOrders(records([v(2)]), [
-      { kind: 'upsert', record: v(4) },
-      { kind: 'upsert', record: v(3) },
-      { kind: 'upsert', record: v(4) },
-    ]);
-    expect(batch.orders.get('o1')!.rev).toBe(4);
-    expect(batch.diffs).toHaveLength(1);
-    expect(batch.diffs[0]!.before!.rev).toBe(2);
-    expect(batch.diffs[0]!.after!.rev).toBe(4);
-  });
-
-  it('reconciles against the confirmed base while our action is pending, without flicker', () => {
-    const base = v(2);
-    const optimistic = v(3, { status: 'preparing' });
-    const held = records([optimistic], { o1: { base, optimistic } });
-    // A late copy of the base or an older change: nothing visible changes.
-    const stale = reconcileOrders(held, [{ kind: 'upsert', record: v(2) }]);
-    expect(stale.orders).toBe(held.orders);
-    expect(stale.diffs).toEqual([]);
-    // The echo of our own change replaces the optimistic record once.
-    const echo = v(3, { status: 'preparing', updatedAt: NOW + 50 });
-    const echoed = reconcileOrders(held, [
-      { kind: 'upsert', record: echo },
-      { kind: 'upsert', record: echo },
-    ]);
-    expect(echoed.orders.get('o1')).toBe(echo);
-    expect(echoed.overlays.o1!.base).toBe(echo);
-    expect(echoed.diffs).toEqual([{ before: optimistic, after: echo }]);
-  });
-
-  it('deletes with a tombstone and never resurrects', () => {
-    const batch = reconcileOrders(records([v(2)]), [
-      { kind: 'upsert', record: v(3) },
-      { kind: 'delete', record: v(3) },
-      { kind: 'upsert', record: v(3) },
-      { kind: 'upsert', record: v(2) },
-    ]);
-    expect(batch.orders.get('o1')).toBeUndefined();
-    expect(batch.orders.size).toBe(0);
-    expect(batch.diffs).toEqual([{ before: v(2), after: undefined }]);
-    const later = reconcileOrders(batch, [{ kind: 'upsert', record: v(3) }]);
-    expect(later.orders.get('o1')).toBeUndefined();
-  });
 });
 
 describe('updateOrderDerived', () => {

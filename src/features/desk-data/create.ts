@@ -1,5 +1,5 @@
 import { createDeskStore } from '../../../store/index.ts';
-import { createFunctionGateway } from '../../../store/appwrite/transport.ts';
+import { createAppwriteTransport } from '../../../store/appwrite/transport.ts';
 import { appwriteSyncPorts } from '../../../store/appwrite/sync-ports.ts';
 import {
   defaultFrameScheduler,
@@ -68,8 +68,8 @@ export function createDeskData(actor: { id: string; name: string; role: DeskRole
   // One realtime port per tab: the SDK cannot unregister its open/close callbacks.
   ports ??= appwriteSyncPorts(sdk());
   const fullSync = hasAtLeast(actor.role, 'manager')
-    ? (['products', 'exports'] as const)
-    : (['products'] as const);
+    ? (['products', 'exports', 'members', 'presence'] as const)
+    : (['products', 'members', 'presence'] as const);
   const scheduler = defaultFrameScheduler();
   const sync = {
     snapshot: ports.snapshot,
@@ -78,7 +78,10 @@ export function createDeskData(actor: { id: string; name: string; role: DeskRole
       ? measured(ports.realtime, scheduler)
       : { realtime: ports.realtime, scheduler }),
   };
-  const store = createDeskStore({ sync, gateway: createFunctionGateway(sdk().functions) });
-  store.getState().setActor(actor);
+  const store = createDeskStore({
+    actor,
+    sync,
+    transport: createAppwriteTransport(sdk(), `${location.origin}/join`),
+  });
   return createStoreDesk(store);
 }

@@ -19,7 +19,7 @@ import {
 import type { Note } from '../../../domain/entities.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { COLLECTIONS, DATABASE_ID } from '../../../domain/ids.ts';
-import type { Actor, OrderAction } from '../../../domain/order-machine.ts';
+import type { OrderAction } from '../../../domain/order-machine.ts';
 import { sdk } from '../../lib/appwrite.ts';
 import { toAppError } from '../../../store/appwrite/errors.ts';
 import type {
@@ -180,12 +180,9 @@ export function createStoreDesk(store: DeskStore): DeskData {
       const stored = useStore(store, (s) => s.notes.get(id) !== undefined);
       return pending && !stored;
     },
-    async performOrderAction(orderId: string, action: OrderAction, actor: Actor) {
-      const current = store.getState().actor;
-      if (current?.id !== actor.id || current.role !== actor.role) store.getState().setActor(actor);
+    async performOrderAction(orderId: string, action: OrderAction) {
       const result = await store.getState().performOrderAction(orderId, action);
-      if (!result.ok)
-        throw new AppError(result.error.code, result.error.message, result.error.details);
+      if (!result.ok) throw result.error;
     },
     async addNote(orderId, body, author) {
       const id = ID.unique();

@@ -5,15 +5,8 @@ import {
   type Order,
   type OrderDocument,
 } from '../../../domain/order.ts';
-import { MetricsAccumulator } from '../../views/metrics.ts';
-import {
-  BOARD_COLUMNS,
-  boardDefs,
-  buildOrderIndex,
-  DEFAULT_ORDER_VIEW,
-  orderViewDef,
-} from '../../views/order-views.ts';
 import { listOrderFromDocument } from '../documents.ts';
+import { viewProblems } from './consistency.ts';
 import { createHarness, settle, type Harness } from './harness.ts';
 import { advanceOrder, cancelOrder, makeOrder, orderDocument } from './orders.ts';
 
@@ -265,25 +258,7 @@ export async function runConvergence(
   if (state.orders.size !== expected.size)
     problems.push(`size ${state.orders.size} ≠ ${expected.size}`);
 
-  const defs = boardDefs(state.board.dayStart);
-  for (const column of BOARD_COLUMNS) {
-    const rebuilt = buildOrderIndex(defs[column], state.orders).toArray();
-    if (JSON.stringify(rebuilt) !== JSON.stringify(state.board.columns[column].toArray()))
-      problems.push(`board ${column} differs from a rebuild`);
-  }
-  const view = Object.values(state.orderViews)[0]!;
-  if (
-    JSON.stringify(buildOrderIndex(orderViewDef(DEFAULT_ORDER_VIEW), state.orders).toArray()) !==
-    JSON.stringify(view.index.toArray())
-  )
-    problems.push('default view differs from a rebuild');
-  const metrics = MetricsAccumulator.build(state.orders.values(), clock.now).snapshot(clock.now);
-  if (JSON.stringify(metrics) !== JSON.stringify(state.metricsAcc.snapshot(clock.now))) {
-    problems.push('metrics differ from a recomputation');
-    trace(
-      `metrics ${JSON.stringify(metrics)} vs ${JSON.stringify(state.metricsAcc.snapshot(clock.now))}`,
-    );
-  }
+  problems.push(...viewProblems(state, clock.now));
 
   h.store.getState().startSync()();
   return report;

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../domain/order.ts';
-import { createDeskStore } from './index.ts';
+import { createDeskStore } from './create-store.ts';
 import {
   selectBoardColumn,
   selectDefaultOrderView,
   selectOrder,
   selectOrderView,
 } from './selectors/orders.ts';
-import { selectViewers } from './selectors/people.ts';
+import { selectConfirmedMembers, selectViewers } from './selectors/people.ts';
+import type { TeamMember } from './records/people.ts';
+import { createHarness } from './sync/testing/harness.ts';
 import { selectNotes } from './selectors/details.ts';
 import { Prng } from './sync/testing/prng.ts';
 import { advanceOrder, makeOrder } from './sync/testing/orders.ts';
@@ -132,8 +134,13 @@ describe('createDeskStore', () => {
     expect(next.board.dayStart).toBe(next.metrics.dayStart);
   });
 
-  it('tracks details: applies notes of tracked orders only, drops them on release', () => {
-    const { store } = setup(3);
+  it('tracks details: applies notes of tracked orders only, drops them on release', async () => {
+    const h = createHarness({ sync: { fullSync: [] } });
+    h.store.getState().loadSnapshot({
+      orders: ['o1', 'o2'].map((id, i) =>
+        makeOrder(h.rng, { id, number: i + 1, createdAt: NOW - 60_000, status: 'paid' }),
+      ),
+    });
     const note = (id: string, orderId: string, createdAt: number) => ({
       id,
       orderId,
@@ -149,10 +156,12 @@ describe('createDeskStore', () => {
       { collection: 'notes', kind: 'upsert', record: note('n1', 'o1', 1) },
       { collection: 'notes', kind: 'upsert', record: note('n3', 'o2', 1) },
     ];
+    const store = h.store;
     store.getState().applyRemote(notes);
     expect(store.getState().notes.size).toBe(0);
-    store.getState().trackOrderDetail('o1');
-    store.getState().trackOrderDetail('o1');
+    const first = store.getState().loadOrderDetail('o1');
+    const second = store.getState().loadOrderDetail('o1');
+    expect(store.getState().details.o1!.refs).toBe(2);
     store.getState().applyRemote(notes);
     expect(selectNotes(store.getState(), 'o1').map((n) => n.id)).toEqual(['n1', 'n2']);
     expect(selectNotes(store.getState(), 'o2')).toEqual([]);
@@ -164,11 +173,13 @@ describe('createDeskStore', () => {
       },
     ]);
     expect(selectNotes(store.getState(), 'o1').map((n) => n.id)).toEqual(['n2']);
-    store.getState().untrackOrderDetail('o1');
+    first();
+    first();
     expect(store.getState().details.o1!.refs).toBe(1);
-    store.getState().untrackOrderDetail('o1');
+    second();
     expect(store.getState().details.o1).toBeUndefined();
     expect(store.getState().notes.size).toBe(0);
+    expect(store.getState().notesByOrder.o1).toBeUndefined();
   });
 
   it('keeps products and exports sorted', () => {
@@ -193,28 +204,44 @@ describe('createDeskStore', () => {
 
   it('knows members and who is viewing an order', () => {
     const store = createDeskStore({ now: () => NOW });
-    store.getState().setMembers([
-      { id: 'u2', name: 'Ben', email: 'b@x', role: 'staff', membershipId: 'm2', confirmed: true },
-      { id: 'u1', name: 'Ana', email: 'a@x', role: 'owner', membershipId: 'm1', confirmed: true },
-    ]);
-    expect(store.getState().memberList.map((m) => m.name)).toEqual(['Ana', 'Ben']);
-    store.getState().setPresences([
-      { id: 'p1', userId: 'u1', name: 'Ana', orderId: 'o1', status: 'viewing', updatedAt: 1 },
-      { id: 'p2', userId: 'u2', name: 'Ben', orderId: 'o1', status: 'viewing', updatedAt: 1 },
-    ]);
+    const member = (id: string, name: string, confirmed = true): TeamMember => ({
+      id,
+      createdAt: 1,
+      updatedAt: 1,
+      userId: `u-${id}`,
+      name,
+      email: `${name.toLowerCase()}@x`,
+      role: 'staff',
+      confirmed,
+    });
+    const presence = (id: string, userId: string, orderId: string | null, updatedAt: number) => ({
+      id,
+      userId,
+      name: userId === 'u1' ? 'Ana' : 'Ben',
+      orderId,
+      status: orderId ? 'viewing' : 'online',
+      updatedAt,
+    });
+    store.getState().loadSnapshot({
+      members: [member('m2', 'Ben'), member('m1', 'Ana'), member('m3', 'Cleo', false)],
+      presence: [presence('p1', 'u1', 'o1', 1), presence('p2', 'u2', 'o1', 1)],
+    });
+    expect(store.getState().memberList.map((m) => m.name)).toEqual(['Ana', 'Ben', 'Cleo']);
+    expect(selectConfirmedMembers(store.getState()).map((m) => m.name)).toEqual(['Ana', 'Ben']);
     const viewers = selectViewers(store.getState(), 'o1', 'u1');
     expect(viewers).toEqual([{ userId: 'u2', name: 'Ben' }]);
     expect(selectViewers(store.getState(), 'o1', 'u1')).toBe(viewers);
-    store.getState().applyPresence({
-      id: 'p2',
-      userId: 'u2',
-      name: 'Ben',
-      orderId: null,
-      status: 'online',
-      updatedAt: 2,
-    });
+    store.getState().applyRemote([
+      { collection: 'presence', kind: 'upsert', record: presence('p2', 'u2', null, 2) },
+      // A late copy of the earlier version changes nothing.
+      { collection: 'presence', kind: 'upsert', record: presence('p2', 'u2', 'o1', 1) },
+    ]);
     expect(selectViewers(store.getState(), 'o1', 'u1')).toEqual([]);
-    store.getState().removePresence('p1');
+    store.getState().applyRemote([
+      { collection: 'presence', kind: 'delete', record: presence('p1', 'u1', 'o1', 1) },
+      { collection: 'members', kind: 'delete', record: member('m2', 'Ben') },
+    ]);
     expect(store.getState().presence.size).toBe(1);
+    expect(store.getState().memberList.map((m) => m.name)).toEqual(['Ana', 'Cleo']);
   });
 });
