@@ -23,7 +23,7 @@ import {
   selectNotesWithPending,
   selectOrderDetail,
 } from '../selectors/details.ts';
-import { selectFailure, selectRunning } from '../selectors/mutations.ts';
+import { selectFailure, selectLatestFailure, selectRunning } from '../selectors/mutations.ts';
 import {
   selectBoardColumn,
   selectIsPending,
@@ -255,4 +255,17 @@ export function useRunning(target: MutationTarget): string | null {
 /** The last failed write on `target`, or null. */
 export function useFailure(target: MutationTarget): MutationFailure | null {
   return useDeskStore((state) => selectFailure(state, target));
+}
+
+/**
+ * The most recent failed write among the targets starting with `prefix` (e.g. `product:`), except
+ * `except`, or null: what a page shows above its list.
+ */
+export function useLatestFailure(prefix: string, except?: MutationTarget): MutationFailure | null {
+  return useDeskStore((state) => selectLatestFailure(state, prefix, except));
+}
+
+/** The writes in flight, by target (for lists: one subscription for every row). */
+export function useRunningWrites(): DeskState['running'] {
+  return useDeskStore((state) => state.running);
 }

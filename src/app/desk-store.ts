@@ -1,16 +1,17 @@
-import { createDeskStore } from '../../../store/index.ts';
-import { createAppwriteTransport } from '../../../store/appwrite/transport.ts';
-import { appwriteSyncPorts } from '../../../store/appwrite/sync-ports.ts';
+import type { AppError } from '../../domain/errors.ts';
+import type { Actor } from '../../domain/order-machine.ts';
+import { hasAtLeast } from '../../domain/roles.ts';
 import {
+  appwriteSyncPorts,
+  createAppwriteTransport,
+  createDeskStore,
   defaultFrameScheduler,
+  type DeskStore,
   type FrameScheduler,
   type RealtimePort,
-} from '../../../store/sync/ports.ts';
-import { hasAtLeast, type DeskRole } from '../../../domain/roles.ts';
-import { sdk } from '../../lib/appwrite.ts';
-import { benchEnabled, benchEventsApplied } from '../../lib/bench.ts';
-import { createStoreDesk } from './store-desk.ts';
-import type { DeskData } from './types.ts';
+} from '../../store/index.ts';
+import { sdk } from '../lib/appwrite.ts';
+import { benchEnabled, benchEventsApplied } from '../lib/bench.ts';
 
 let ports: ReturnType<typeof appwriteSyncPorts> | null = null;
 
@@ -60,28 +61,43 @@ function measured(realtime: RealtimePort, scheduler: FrameScheduler) {
 }
 
 /**
- * The desk's data layer for one signed-in member: the normalized store of store/ with the
- * Appwrite ports and the `order-action` gateway. Export jobs are for managers (schema: read by
- * manager and owner): staff sync none.
+ * The desk store of one signed-in member, on the app's Appwrite SDK: the sync ports (one
+ * realtime port per tab: the SDK cannot unregister its open/close callbacks) and the write
+ * transport. Export jobs are for managers (schema: read by manager and owner): staff sync none.
  */
-export function createDeskData(actor: { id: string; name: string; role: DeskRole }): DeskData {
-  // One realtime port per tab: the SDK cannot unregister its open/close callbacks.
+export function createAppDeskStore(actor: Actor): DeskStore {
   ports ??= appwriteSyncPorts(sdk());
   const fullSync = hasAtLeast(actor.role, 'manager')
     ? (['products', 'exports', 'members', 'presence'] as const)
     : (['products', 'members', 'presence'] as const);
   const scheduler = defaultFrameScheduler();
-  const sync = {
-    snapshot: ports.snapshot,
-    fullSync,
-    ...(benchEnabled()
-      ? measured(ports.realtime, scheduler)
-      : { realtime: ports.realtime, scheduler }),
-  };
-  const store = createDeskStore({
+  return createDeskStore({
     actor,
-    sync,
+    sync: {
+      snapshot: ports.snapshot,
+      fullSync,
+      ...(benchEnabled()
+        ? measured(ports.realtime, scheduler)
+        : { realtime: ports.realtime, scheduler }),
+    },
     transport: createAppwriteTransport(sdk(), `${location.origin}/join`),
   });
-  return createStoreDesk(store);
+}
+
+/**
+ * Calls `handle` with every new error the store keeps (the load, a drawer's detail, a failed
+ * write), so one place can send the person to sign in when the session has ended. Returns the
+ * cleanup.
+ */
+export function watchErrors(store: DeskStore, handle: (error: AppError) => void): () => void {
+  return store.subscribe((state, previous) => {
+    if (state.load.error && state.load.error !== previous.load.error) handle(state.load.error);
+    if (state.details !== previous.details)
+      for (const [orderId, detail] of Object.entries(state.details))
+        if (detail.error && detail.error !== previous.details[orderId]?.error) handle(detail.error);
+    if (state.failures !== previous.failures)
+      for (const [target, failure] of Object.entries(state.failures))
+        if (failure && failure !== previous.failures[target as keyof typeof state.failures])
+          handle(failure.error);
+  });
 }
