@@ -1,47 +1,62 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Import boundaries of ARCHITECTURE.md: dependencies point one way. */
+/** The feature folders of src/features (each is a zone of its own). */
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/**
+ * Import boundaries: dependencies point one way (`features → store → domain`, `features → lib`,
+ * `functions → domain`, `scripts → domain`; integration tests use scripts, never the reverse);
+ * the emulator stands apart.
+ */
 const boundaries = [
   {
     target: './domain',
-    from: [
-      './src/app',
-      './src/features',
-      './src/components',
-      './src/lib',
-      './store',
-      './emulator',
-      './functions',
-      './scripts',
-      './integration',
-    ],
+    from: ['./src', './store', './emulator', './functions', './scripts', './integration'],
     message: 'domain/ is pure and imports nothing of the app.',
   },
   {
     target: './store',
-    from: [
-      './src/app',
-      './src/features',
-      './src/components',
-      './emulator',
-      './functions',
-      './scripts',
-      './integration',
-    ],
-    message: 'store/ depends only on domain/ (and src/lib).',
+    from: ['./src', './emulator', './functions', './scripts', './integration'],
+    message: 'store/ depends only on domain/ (no store → src/*).',
   },
+  {
+    target: ['./src/**/!(*.test).ts', './src/**/!(*.test).tsx'],
+    from: './store',
+    except: ['./index.ts'],
+    message: 'the app reaches the store only through store/index.ts.',
+  },
+  {
+    target: ['./src', './scripts', './integration', './functions'],
+    from: './store',
+    except: ['./index.ts', './testing.ts'],
+    message: 'import the store through store/index.ts (or its test kit, store/testing.ts).',
+  },
+  ...features.map((feature) => ({
+    target: `./src/features/${feature}`,
+    from: './src/features',
+    except: [`./${feature}`, ...features.map((other) => `./${other}/index.ts`)],
+    message: 'a feature imports another feature only through its index.ts.',
+  })),
   {
     target: './src/features',
     from: ['./src/app', './emulator', './functions', './scripts'],
     message: 'features depend on store, domain, lib and components.',
   },
   {
+    target: './src/lib',
+    from: ['./src/app', './src/features', './src/components'],
+    message: 'src/lib is shared by every part of the app and imports none of them.',
+  },
+  {
     target: './src/components',
-    from: ['./src/app', './src/features', './store', './emulator'],
+    from: ['./src/app', './src/features', './src/lib/appwrite.ts', './store', './emulator'],
     message: 'components are presentational.',
   },
   {
@@ -50,7 +65,6 @@ const boundaries = [
       './src/app',
       './src/features',
       './src/components',
-      './store',
       './emulator',
       './scripts',
       './integration',
