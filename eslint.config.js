@@ -50,6 +50,11 @@ const boundaries = [
     message: 'features depend on store, domain, lib and components.',
   },
   {
+    target: './src',
+    from: ['./scripts', './integration', './functions'],
+    message: 'the app imports no script, test or function (they may use the app, not the reverse).',
+  },
+  {
     target: './src/lib',
     from: ['./src/app', './src/features', './src/components'],
     message: 'src/lib is shared by every part of the app and imports none of them.',
@@ -65,6 +70,7 @@ const boundaries = [
       './src/app',
       './src/features',
       './src/components',
+      './store',
       './emulator',
       './scripts',
       './integration',
