@@ -3,7 +3,7 @@ import type { SyncedCollection } from '../records/changes.ts';
 
 /**
  * The edges of the sync engine. The engine talks to the backend only through these, so the
- * Appwrite adapter (appwrite-port.ts) stays thin and the tests run the real engine against an
+ * Appwrite adapter (store/appwrite/sync-ports.ts) stays thin and the tests run the real engine against an
  * in-memory model of the backend protocol (testing/model-server.ts).
  */
 
