@@ -69,6 +69,9 @@ export function parseExecution(
   throw appErrorFromBody(body) ?? serverError(execution.$id);
 }
 
+/** Where products are written. */
+const PRODUCTS = { databaseId: DATABASE_ID, collectionId: COLLECTIONS.products } as const;
+
 /** Runs an SDK call, converting what it throws (the one conversion, `toAppError`). */
 async function call<T>(doing: string, run: () => Promise<T>): Promise<T> {
   try {
@@ -119,27 +122,23 @@ export function createAppwriteTransport(sdk: TransportSdk, joinUrl: string): Des
       );
     },
 
-    createProduct(id, product) {
-      return call('edit the catalog', () =>
+    createProduct: (id, product) =>
+      call('edit the catalog', () =>
         sdk.databases.createDocument<Models.DefaultDocument>({
-          databaseId: DATABASE_ID,
-          collectionId: COLLECTIONS.products,
+          ...PRODUCTS,
           documentId: id,
           data: product,
         }),
-      );
-    },
+      ),
 
-    updateProduct(id, changes) {
-      return call('edit the catalog', () =>
+    updateProduct: (id, changes) =>
+      call('edit the catalog', () =>
         sdk.databases.updateDocument<Models.DefaultDocument>({
-          databaseId: DATABASE_ID,
-          collectionId: COLLECTIONS.products,
+          ...PRODUCTS,
           documentId: id,
           data: changes,
         }),
-      );
-    },
+      ),
 
     async updateMemberRoles(membershipId, roles) {
       return (await call('change roles', () =>

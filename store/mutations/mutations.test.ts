@@ -26,10 +26,7 @@ async function setup(options: HarnessOptions = {}): Promise<Harness> {
       }),
     ),
   ]);
-  h.store.getState().startSync();
-  await settle();
-  h.server.connect();
-  await h.drain();
+  await h.startLive();
   return h;
 }
 

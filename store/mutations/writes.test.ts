@@ -46,10 +46,7 @@ async function setup(options: HarnessOptions = {}): Promise<Harness> {
       confirm: true,
     }),
   ]);
-  h.store.getState().startSync();
-  await settle();
-  h.server.connect();
-  await h.drain();
+  await h.startLive();
   return h;
 }
 

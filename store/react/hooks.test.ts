@@ -16,7 +16,7 @@ import {
   useOrderTableRows,
   useViewers,
 } from './hooks.ts';
-import { createHarness, settle } from '../sync/testing/harness.ts';
+import { createHarness } from '../sync/testing/harness.ts';
 import { Prng } from '../sync/testing/prng.ts';
 import { makeOrder, orderDocument } from '../sync/testing/orders.ts';
 
@@ -102,10 +102,7 @@ describe('hooks of a drawer', () => {
         metadata: { orderId: 'o1', name: 'Ben' },
       } as DocumentMeta,
     ]);
-    h.store.getState().startSync();
-    await settle();
-    h.server.connect();
-    await h.drain();
+    await h.startLive();
     function Drawer() {
       const detail = useOrderDetail('o1');
       const notes = useNotes('o1');

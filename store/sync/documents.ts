@@ -14,7 +14,12 @@ import {
   type DocumentMeta,
   type EntitySchema,
 } from '../../domain/schema.ts';
-import type { RemoteChange, SyncedCollection, SyncedEntities } from '../records/changes.ts';
+import {
+  SYNCED_COLLECTIONS,
+  type RemoteChange,
+  type SyncedCollection,
+  type SyncedEntities,
+} from '../records/changes.ts';
 import { memberFromDocument, presenceFromDocument } from '../records/people.ts';
 import type { RealtimeEvent } from './ports.ts';
 
@@ -43,18 +48,7 @@ export function channelOf(collection: SyncedCollection): string {
 }
 
 const CHANNELS = new Map<string, SyncedCollection>(
-  (
-    [
-      'orders',
-      'products',
-      'notes',
-      'activity',
-      'attachments',
-      'exports',
-      'members',
-      'presence',
-    ] as const
-  ).map((collection) => [channelOf(collection), collection]),
+  SYNCED_COLLECTIONS.map((collection) => [channelOf(collection), collection]),
 );
 
 /**

@@ -46,13 +46,6 @@ function recordReads(h: Harness): { collection: SyncedCollection; queries: reado
   return reads;
 }
 
-async function startLive(h: Harness) {
-  h.store.getState().startSync();
-  await settle();
-  h.server.connect();
-  await h.drain();
-}
-
 /** Writes while the subscription is down: their events are lost (Appwrite has no replay). */
 async function duringGap(h: Harness, writes: () => void) {
   await h.advance(1_000);
@@ -66,11 +59,7 @@ async function duringGap(h: Harness, writes: () => void) {
 
 async function reconnect(h: Harness) {
   await h.advance(1_000);
-  h.server.connect();
-  await settle();
-  expect(h.store.getState().connection.status).toBe('resyncing');
-  await h.drain();
-  expect(h.store.getState().connection.status).toBe('live');
+  expect(await h.reconnect()).toEqual(['resyncing', 'live']);
 }
 
 describe('presence', () => {
@@ -81,7 +70,7 @@ describe('presence', () => {
       seedDoc(h, { $id: 'p-ana', ...presence('Ana', 'o1') }),
     ]);
     const reads = recordReads(h);
-    await startLive(h);
+    await h.startLive();
     const viewers = () => selectViewers(h.store.getState(), 'o1', 'u-ana').map((v) => v.name);
     // The signed-in member is not among the viewers.
     expect(viewers()).toEqual(['Ben']);
@@ -116,7 +105,7 @@ describe('members', () => {
       seedDoc(h, membership('m-ana', 'Ana', ['owner'])),
       seedDoc(h, membership('m-ben', 'Ben', ['staff'])),
     ]);
-    await startLive(h);
+    await h.startLive();
     const names = () => h.store.getState().memberList.map((m) => `${m.name}:${m.role}`);
     expect(names()).toEqual(['Ana:owner', 'Ben:staff']);
 
@@ -137,7 +126,7 @@ describe('members', () => {
 
   it('ignores memberships of other teams', async () => {
     const h = createHarness();
-    await startLive(h);
+    await h.startLive();
     h.server.write('members', 'create', 'm-x', {
       ...membership('m-x', 'Xan', ['owner']),
       teamId: 'other',
@@ -162,7 +151,7 @@ describe('products', () => {
     });
     h.server.seed('products', [seedDoc(h, { $id: 'p1', ...product('Tea', 2) })]);
     const reads = recordReads(h);
-    await startLive(h);
+    await h.startLive();
     const list = () => h.store.getState().productList.map((p) => `${p.name}${p.active ? '' : '×'}`);
     expect(list()).toEqual(['Tea']);
 
@@ -196,7 +185,7 @@ describe('notes', () => {
       deleted: false,
     });
     h.server.seed('notes', [seedDoc(h, { $id: 'n1', ...note('first') })]);
-    await startLive(h);
+    await h.startLive();
     const release = h.store.getState().loadOrderDetail('o1');
     await h.drain();
     const bodies = () => selectNotes(h.store.getState(), 'o1').map((n) => n.body);
@@ -246,7 +235,7 @@ describe('errors', () => {
 
   it('a drawer on an order the backend does not have says so', async () => {
     const h = createHarness();
-    await startLive(h);
+    await h.startLive();
     h.store.getState().loadOrderDetail('nope');
     await h.drain();
     expect(h.store.getState().details.nope).toMatchObject({ status: 'ready', missing: true });
@@ -259,7 +248,7 @@ describe('errors', () => {
         makeOrder(h.rng, { id: 'o1', number: 1, createdAt: h.clock.now - 60_000, status: 'paid' }),
       ),
     ]);
-    await startLive(h);
+    await h.startLive();
     h.store.getState().loadOrderDetail('o1');
     await settle();
     // The whole order first, then its notes: the notes read fails.

@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { regroupByOrder } from './detail-lists.ts';
 
-interface Row {
-  id: string;
-  orderId: string;
-  updatedAt: number;
-  body: string;
-}
-
-const row = (id: string, updatedAt: number, body = id, orderId = 'o1'): Row => ({
-  id,
-  orderId,
-  updatedAt,
-  body,
-});
+/** A note-like record of an order (`body: 'hidden'` is not shown). */
+type Row = { id: string; orderId: string; updatedAt: number; body: string };
+const row = (id: string, updatedAt: number, body = id, orderId = 'o1'): Row =>
+  ({ id, orderId, updatedAt, body }) satisfies Row;
 
 describe('regroupByOrder', () => {
   it('keeps per-order lists sorted, hides invisible records and shares untouched lists', () => {

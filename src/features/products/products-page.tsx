@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
+import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states.tsx';
 import type { Product } from '../../../domain/entities.ts';
 import { formatMoney } from '../../../domain/money.ts';
 import { LIMITS, validateName, validatePriceCents } from '../../../domain/validation.ts';
@@ -73,11 +73,7 @@ export function ProductsPage() {
         busy={busy('new')}
         onSave={(draft, cents) => save(null, draft, cents)}
       />
-      {actionError && (
-        <div className="alert alert--error" role="alert">
-          {actionError}
-        </div>
-      )}
+      <ErrorAlert message={actionError} />
       {load.status === 'error' && products.length === 0 ? (
         <ErrorState message={load.error?.message ?? 'Something went wrong.'} />
       ) : load.status !== 'ready' ? (

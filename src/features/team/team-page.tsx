@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
-import { ErrorState, LoadingState } from '../../components/states.tsx';
+import { ErrorAlert, ErrorState, LoadingState } from '../../components/states.tsx';
 import { DESK_ROLES, type DeskRole } from '../../../domain/roles.ts';
 import { validateEmail, validateName } from '../../../domain/validation.ts';
 import {
@@ -33,11 +33,7 @@ export function TeamPage() {
         <span className="page__sub">Who works the desk, and what they may do</span>
       </div>
       <InviteForm />
-      {actionError && (
-        <div className="alert alert--error" role="alert">
-          {actionError}
-        </div>
-      )}
+      <ErrorAlert message={actionError} />
       {load.status === 'error' && members.length === 0 ? (
         <ErrorState message={load.error?.message ?? 'Something went wrong.'} />
       ) : load.status !== 'ready' ? (

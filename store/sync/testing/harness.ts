@@ -33,6 +33,13 @@ export interface Harness {
   advance(ms: number): Promise<void>;
   /** Answers reads, delivers events and runs frames until nothing is left to do. */
   drain(): Promise<void>;
+  /** Starts the sync engine, connects and drains: the store is live. */
+  startLive(): Promise<void>;
+  /**
+   * Connects again after a drop and drains; returns the connection's status just after the
+   * connection came back and once everything is done (`['resyncing', 'live']` after a gap).
+   */
+  reconnect(): Promise<[string, string]>;
 }
 
 /** Options of {@link createHarness}. */
@@ -91,6 +98,19 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         }
       }
       throw new Error('harness: did not drain');
+    },
+    async reconnect() {
+      server.connect();
+      await settle();
+      const during = store.getState().connection.status;
+      await harness.drain();
+      return [during, store.getState().connection.status];
+    },
+    async startLive() {
+      store.getState().startSync();
+      await settle();
+      server.connect();
+      await harness.drain();
     },
   };
   return harness;
