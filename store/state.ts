@@ -5,6 +5,7 @@ import type { RecordsState } from './records/records.ts';
 import type { SessionState } from './session.ts';
 import type { SnapshotRecords } from './sync/load-plan.ts';
 import type { SyncActions, SyncState } from './sync/sync-state.ts';
+import type { SnapshotOptions } from './transactions.ts';
 import type { ViewsActions, ViewsState } from './views/views.ts';
 
 /** How backend records enter the store: the sync engine's entry points (tests and benchmarks use them too). */
@@ -18,7 +19,7 @@ export interface RemoteActions {
    * Loads the initial snapshot: built in one pass into an empty store (or, with `replace`, in
    * place of a partial snapshot shown while loading), else reconciled like any change.
    */
-  loadSnapshot(records: SnapshotRecords, options?: { replace?: boolean }): void;
+  loadSnapshot(records: SnapshotRecords, options?: SnapshotOptions): void;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   withUpdate,
   type RecordsState,
   type RecordsUpdate,
+  type WholeSet,
 } from './records/records.ts';
 import type { DeskState } from './state.ts';
 import type { SnapshotRecords } from './sync/load-plan.ts';
@@ -25,10 +26,14 @@ import { rebuildOrderViews, updateViews } from './views/views.ts';
 export interface DeskChange {
   /** Backend records to reconcile: realtime events, reads, the answers of our writes. */
   remote?: readonly RemoteChange[];
-  /** A set read again whole, replacing what is held (applied before `remote`). */
-  replace?:
-    | { collection: 'members'; records: readonly TeamMember[] }
-    | { collection: 'presence'; records: readonly PresenceEntry[] };
+  /**
+   * Sets read again whole, replacing what is held (applied before `remote`); `asOf`: a time the
+   * read is known to cover (see `replaceRecords`).
+   */
+  replace?: readonly (
+    | { collection: 'members'; records: readonly TeamMember[]; asOf?: number }
+    | { collection: 'presence'; records: readonly PresenceEntry[]; asOf?: number }
+  )[];
   /** An order whose notes, activity and attachments no view shows any more. */
   dropDetail?: string;
   /** The mutations part's new state. */
@@ -38,6 +43,14 @@ export interface DeskChange {
 }
 
 const DETAIL = new Set<string>(DETAIL_COLLECTIONS);
+
+/** How a snapshot is loaded (see {@link loadSnapshot}). */
+export interface SnapshotOptions {
+  /** In place of the partial snapshot shown while the rest loaded. */
+  replace?: boolean;
+  /** Per set read whole: a time the read is known to cover (see `replaceRecords`). */
+  asOf?: Partial<Record<WholeSet, number>>;
+}
 
 /**
  * The store's one write path across parts: `commit(change)` reconciles the records, brings the
@@ -59,11 +72,11 @@ export function createCommit(
       records = withUpdate(records, next);
     };
     if (change.dropDetail !== undefined) step(dropOrderDetail(records, change.dropDetail));
-    if (change.replace)
+    for (const whole of change.replace ?? [])
       step(
-        change.replace.collection === 'members'
-          ? replaceRecords(records, 'members', change.replace.records)
-          : replaceRecords(records, 'presence', change.replace.records),
+        whole.collection === 'members'
+          ? replaceRecords(records, 'members', whole.records, whole.asOf)
+          : replaceRecords(records, 'presence', whole.records, whole.asOf),
       );
     if (change.remote?.length)
       step(
@@ -100,7 +113,8 @@ export function createCommit(
 /**
  * Loads a snapshot. Orders go into an empty table in one pass (or, with `replace`, in place of
  * the newest orders shown while the rest loaded), with every view built once; otherwise, and for
- * the other sets, they are reconciled like any change (events buffered meanwhile come after).
+ * products and export jobs, they are reconciled like any change. Members and presences replace
+ * what is held (the backend deletes them for good). Events buffered meanwhile come after.
  */
 export function loadSnapshot(
   get: () => DeskState,
@@ -108,7 +122,7 @@ export function loadSnapshot(
   commit: (change: DeskChange) => void,
   now: () => number,
   snapshot: SnapshotRecords,
-  options: { replace?: boolean } = {},
+  options: SnapshotOptions = {},
 ): void {
   const s = get();
   const remote: RemoteChange[] = [];
@@ -128,9 +142,18 @@ export function loadSnapshot(
     remote.push({ collection: 'products', kind: 'upsert', record });
   for (const record of snapshot.exports ?? [])
     remote.push({ collection: 'exports', kind: 'upsert', record });
-  for (const record of snapshot.members ?? [])
-    remote.push({ collection: 'members', kind: 'upsert', record });
-  for (const record of snapshot.presence ?? [])
-    remote.push({ collection: 'presence', kind: 'upsert', record });
-  if (remote.length) commit({ remote });
+  const replace: NonNullable<DeskChange['replace']>[number][] = [];
+  if (snapshot.members)
+    replace.push({
+      collection: 'members',
+      records: snapshot.members,
+      ...(options.asOf?.members === undefined ? {} : { asOf: options.asOf.members }),
+    });
+  if (snapshot.presence)
+    replace.push({
+      collection: 'presence',
+      records: snapshot.presence,
+      ...(options.asOf?.presence === undefined ? {} : { asOf: options.asOf.presence }),
+    });
+  if (remote.length || replace.length) commit({ remote, replace });
 }

@@ -19,7 +19,15 @@ export type RecordsState = {
 } & {
   /** Stamps of deleted records per set, so a late copy cannot bring one back. */
   readonly tombstones: Readonly<Record<SyncedCollection, EntityTable<Tombstone>>>;
+  /**
+   * The sets read whole (members, presences): the time their last whole read is known to cover.
+   * A copy of a record the read did not have, stamped before it, is of one deleted since.
+   */
+  readonly wholeAsOf: Readonly<Record<WholeSet, number>>;
 };
+
+/** The sets the backend deletes for good, read whole after a gap. */
+export type WholeSet = 'members' | 'presence';
 
 /** The diffs of one update per set: first version before it, last after it. */
 export type RecordDiffs = {
@@ -36,7 +44,8 @@ export interface RecordsUpdate {
 export function emptyRecords(): RecordsState {
   const tables = Object.fromEntries(SYNCED_COLLECTIONS.map((c) => [c, EntityTable.empty()]));
   const tombstones = Object.fromEntries(SYNCED_COLLECTIONS.map((c) => [c, EntityTable.empty()]));
-  return { ...tables, tombstones } as unknown as RecordsState;
+  const wholeAsOf = { members: -Infinity, presence: -Infinity };
+  return { ...tables, tombstones, wholeAsOf } as unknown as RecordsState;
 }
 
 type Grouped = {
@@ -65,10 +74,20 @@ export function reconcileRecords(
   const diffs: { -readonly [C in SyncedCollection]?: RecordDiffs[C] } = {};
   let tombstones: Record<SyncedCollection, EntityTable<Tombstone>> | null = null;
   for (const collection of SYNCED_COLLECTIONS) {
-    const list = grouped[collection];
-    if (!list?.length) continue;
+    const changes = grouped[collection];
+    if (!changes?.length) continue;
     const table = records[collection] as EntityTable<SyncedEntities[typeof collection]>;
     const graves = records.tombstones[collection];
+    const list =
+      collection === 'members' || collection === 'presence'
+        ? changes.filter(
+            ({ kind, record }) =>
+              kind === 'delete' ||
+              record.updatedAt >= records.wholeAsOf[collection] ||
+              table.has(record.id) ||
+              graves.has(record.id),
+          )
+        : changes;
     const batch = reconcileBatch(table, graves, list);
     if (batch.tombstones !== graves) {
       tombstones ??= { ...records.tombstones };
@@ -101,12 +120,15 @@ function tableDiffs<T extends { id: string }>(
 /**
  * Replaces a whole set with a fresh read of it (the members and presences, which the backend
  * deletes for good, are read again whole after a reconnect: a delta read cannot see deletions).
- * A record deleted after the read was taken is not brought back (its tombstone is newer).
+ * A record deleted after the read was taken is not brought back (its tombstone is newer), nor,
+ * later, a copy of a record the read did not have that is stamped before `asOf` (a time the read
+ * is known to cover).
  */
-export function replaceRecords<C extends 'members' | 'presence'>(
+export function replaceRecords<C extends WholeSet>(
   records: RecordsState,
   collection: C,
   fresh: readonly SyncedEntities[C][],
+  asOf = -Infinity,
 ): RecordsUpdate {
   const graves = records.tombstones[collection];
   const kept = fresh.filter((record) => {
@@ -116,8 +138,12 @@ export function replaceRecords<C extends 'members' | 'presence'>(
   const before = records[collection] as EntityTable<SyncedEntities[C]>;
   const after = EntityTable.from(kept);
   const diffs = tableDiffs(before, after);
-  if (diffs.length === 0) return { patch: {}, diffs: {} };
-  return { patch: { [collection]: after }, diffs: { [collection]: diffs } };
+  const patch: Partial<RecordsState> =
+    asOf > records.wholeAsOf[collection]
+      ? { wholeAsOf: { ...records.wholeAsOf, [collection]: asOf } }
+      : {};
+  if (diffs.length === 0) return { patch, diffs: {} };
+  return { patch: { ...patch, [collection]: after }, diffs: { [collection]: diffs } };
 }
 
 /** Applies `next` on top of `first` (later tables and diffs win; diffs are concatenated). */

@@ -2,6 +2,7 @@ import { Query } from 'appwrite';
 import type { DocumentMeta } from '../../domain/order.ts';
 import { toAppError } from '../appwrite/errors.ts';
 import type { RemoteChange, SyncedCollection } from '../records/changes.ts';
+import type { WholeSet } from '../records/records.ts';
 import type { DeskState } from '../state.ts';
 import type { DeskChange } from '../transactions.ts';
 import { nextConnection, type ConnectionEvent } from './connection.ts';
@@ -40,8 +41,6 @@ import { detailStatus, trackDetail, untrackDetail, type LoadState } from './sync
 
 /** Sets kept complete by delta reads by `$updatedAt` (never hard-deleted). */
 type DeltaSet = 'orders' | 'products' | 'exports';
-/** Sets read again whole after a gap (the backend deletes them for good). */
-type WholeSet = 'members' | 'presence';
 /** A set loaded whole and kept complete. */
 type FullSet = DeltaSet | WholeSet;
 
@@ -73,6 +72,7 @@ export interface SyncOptions {
   historyDays?: number;
   /** At most this many recent orders are loaded (the newest). */
   maxOrders?: number;
+  /** Page size of the collections' reads (members and presences are read in one page). */
   pageSize?: number;
   /** The recent orders are read in this many time slices at once (by `$createdAt`). */
   slices?: number;
@@ -366,8 +366,9 @@ export class SyncEngine {
 
   /**
    * Reads pages from `pages`, converting each document (whole, or with `convert`); `onPage` gets
-   * the changes and whether the subscription was active for the whole read (else what follows
-   * may have been missed), and returns `false` to stop reading.
+   * the changes (none, once, for a read that found nothing) and whether the subscription was
+   * active for the whole read (else what follows may have been missed), and returns `false` to
+   * stop reading.
    */
   async #read(
     alive: () => boolean,
@@ -377,6 +378,7 @@ export class SyncEngine {
     convert: (doc: DocumentMeta) => RemoteChange | null = (doc) =>
       changeFromDocument(collection, doc),
   ): Promise<void> {
+    let read = 0;
     for (;;) {
       const drops = this.#phase.drops;
       const wasActive = this.#phase.active;
@@ -385,8 +387,13 @@ export class SyncEngine {
         await pages.return(undefined);
         return;
       }
-      if (next.done) return;
       const active = wasActive && this.#phase.active && drops === this.#phase.drops;
+      // Nothing at all is a read too: what changes after it must be caught up.
+      if (next.done) {
+        if (read === 0) onPage([], active);
+        return;
+      }
+      read++;
       const changes: RemoteChange[] = [];
       for (const doc of next.value) {
         const change = convert(doc);
@@ -402,12 +409,14 @@ export class SyncEngine {
   #observePage(collection: FullSet, changes: readonly RemoteChange[], active: boolean): void {
     const coverage = this.#coverage[collection];
     for (const change of changes) coverage.observe(change.record.updatedAt);
-    coverage.pageRead(active);
+    const seen = this.#latestSeen();
+    coverage.pageRead(active, seen === -Infinity ? undefined : seen);
   }
 
   #pagesOf(read: PlannedRead): AsyncGenerator<readonly DocumentMeta[]> {
     const options = {
-      pageSize: this.#pageSize,
+      // Offset pages of a set that changes may skip a record: read small sets in one page.
+      pageSize: read.paging === 'offset' ? PAGE_SIZE : this.#pageSize,
       ...(read.max === undefined ? {} : { max: read.max }),
       ...(read.firstPageSize === undefined ? {} : { firstPageSize: read.firstPageSize }),
     };
@@ -436,11 +445,18 @@ export class SyncEngine {
       this.#now(),
     );
     let shown = false;
+    const asOf: Partial<Record<WholeSet, number>> = {};
     let snapshot;
     try {
       snapshot = await readSnapshot(plan, {
-        read: (read, onPage, alive) =>
-          this.#read(
+        read: (read, onPage, alive) => {
+          // A set read whole replaces what is held: the events it received before this read
+          // are in the read (and one of them could bring back what was deleted since).
+          if (read.part === 'members' || read.part === 'presence') {
+            this.#queue = this.#queue.filter((change) => change.collection !== read.part);
+            asOf[read.part] = this.#wholeAsOf();
+          }
+          return this.#read(
             () => alive() && run === this.#phase.run,
             read.collection,
             this.#pagesOf(read),
@@ -455,7 +471,8 @@ export class SyncEngine {
                   record: listOrderFromDocument(doc),
                 })
               : undefined,
-          ),
+          );
+        },
         newest: (orders) => {
           if (this.#state.orders.size !== 0) return;
           // The newest orders are shown at once; everything comes in one pass at the end.
@@ -473,10 +490,27 @@ export class SyncEngine {
     }
     if (run !== this.#phase.run) return;
     mark('snapshot-fetched');
-    this.#state.loadSnapshot(snapshot, { replace: shown });
+    this.#state.loadSnapshot(snapshot, { replace: shown, asOf });
     this.#step({ type: 'loaded', atRisk: this.#atRisk() });
     mark('snapshot-applied');
     this.#setLoad({ status: 'ready', loaded: this.#state.orders.size, error: null });
+  }
+
+  /**
+   * A time a whole read that starts now is known to cover: the latest change seen in any set (a
+   * server time already past), less the margin for writes visible later than stamped (-∞ before
+   * any).
+   */
+  #wholeAsOf(): number {
+    return this.#latestSeen() - this.#margin;
+  }
+
+  /** The latest change seen in any set: a server time already past (-∞ before any). */
+  #latestSeen(): number {
+    let seen = -Infinity;
+    for (const coverage of Object.values(this.#coverage))
+      if (coverage.watermark !== null && coverage.watermark > seen) seen = coverage.watermark;
+    return seen;
   }
 
   /** One catch-up pass: what may have been missed in each set, and the tracked details. */
@@ -530,6 +564,7 @@ export class SyncEngine {
    * came in meanwhile (a delete during the read must not be undone by the older read).
    */
   async #readWhole(alive: () => boolean, collection: WholeSet): Promise<void> {
+    const asOf = this.#wholeAsOf();
     const replay: RemoteChange[] = [];
     this.#replay[collection] = replay;
     const records: unknown[] = [];
@@ -537,7 +572,7 @@ export class SyncEngine {
       await this.#read(
         alive,
         collection,
-        offsetPages(this.#snapshot, collection, [], { pageSize: this.#pageSize }),
+        offsetPages(this.#snapshot, collection, []),
         (changes, active) => {
           this.#observePage(collection, changes, active);
           for (const change of changes) records.push(change.record);
@@ -549,7 +584,7 @@ export class SyncEngine {
     if (!alive()) return;
     this.flush();
     this.#store.commit({
-      replace: { collection, records } as DeskChange['replace'],
+      replace: [{ collection, records, asOf } as NonNullable<DeskChange['replace']>[number]],
       remote: replay,
     });
   }

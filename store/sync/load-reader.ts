@@ -56,7 +56,7 @@ export async function readSnapshot(plan: LoadPlan, io: LoadReaderIO): Promise<Sn
           counts[read.slice] = into.length;
           loaded += records.length;
           io.progress(loaded);
-          if (read.slice === 0) {
+          if (read.slice === 0 && records.length > 0) {
             newestIn();
             if (!shown) {
               shown = true;

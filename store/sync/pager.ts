@@ -107,7 +107,9 @@ export async function* deltaPages(
 
 /**
  * Pages through a list endpoint that pages only by `offset` (the team's memberships, the
- * presences): small sets, read in pages of the backend's maximum. Stops at a short page or `max`.
+ * presences): small sets, read in pages of the backend's maximum (a change between two pages can
+ * shift the offsets: a set larger than one page may miss a record until its next read). Stops at
+ * a short page or `max`.
  */
 export async function* offsetPages(
   port: SnapshotPort,
