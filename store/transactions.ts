@@ -65,23 +65,23 @@ export function createCommit(
   return (change) => {
     const s = get();
     const details = change.sync?.details ?? s.details;
-    let records: RecordsState = s;
-    let update: RecordsUpdate = { patch: {}, diffs: {} };
+    let update: RecordsUpdate | null = null;
+    // Most commits are one step (a realtime batch): no merging, no copy of the state for it.
+    const current = (): RecordsState => (update === null ? s : withUpdate(s, update));
     const step = (next: RecordsUpdate) => {
-      update = mergeUpdates(update, next);
-      records = withUpdate(records, next);
+      update = update === null ? next : mergeUpdates(update, next);
     };
-    if (change.dropDetail !== undefined) step(dropOrderDetail(records, change.dropDetail));
+    if (change.dropDetail !== undefined) step(dropOrderDetail(s, change.dropDetail));
     for (const whole of change.replace ?? [])
       step(
         whole.collection === 'members'
-          ? replaceRecords(records, 'members', whole.records, whole.asOf)
-          : replaceRecords(records, 'presence', whole.records, whole.asOf),
+          ? replaceRecords(current(), 'members', whole.records, whole.asOf)
+          : replaceRecords(current(), 'presence', whole.records, whole.asOf),
       );
     if (change.remote?.length)
       step(
         reconcileRecords(
-          records,
+          current(),
           change.remote,
           // Notes, activity and attachments only of orders a view tracks.
           (c) =>
@@ -89,19 +89,26 @@ export function createCommit(
             details[(c.record as { orderId: string }).orderId] !== undefined,
         ),
       );
+    const done: RecordsUpdate = update ?? { patch: {}, diffs: {} };
     const optimistic = change.mutations?.optimistic ?? s.optimistic;
-    const changed = Object.keys(update.patch).length > 0 || optimistic !== s.optimistic;
+    const changed = Object.keys(done.patch).length > 0 || optimistic !== s.optimistic;
+    const p = done.patch;
     const views = changed
       ? updateViews(s, {
-          records,
-          changed: update.patch,
-          diffs: update.diffs,
+          tables: {
+            orders: p.orders ?? s.orders,
+            products: p.products ?? s.products,
+            exports: p.exports ?? s.exports,
+            members: p.members ?? s.members,
+          },
+          changed: p,
+          diffs: done.diffs,
           optimistic: { before: s.optimistic, after: optimistic },
           now: now(),
         })
       : {};
     const patch: Partial<DeskState> = {
-      ...update.patch,
+      ...done.patch,
       ...views,
       ...change.mutations,
       ...change.sync,

@@ -52,9 +52,13 @@ type Grouped = {
   [C in SyncedCollection]: { kind: 'upsert' | 'delete'; record: SyncedEntities[C] }[];
 };
 
-function groupChanges(changes: readonly RemoteChange[]): Partial<Grouped> {
+function groupChanges(
+  changes: readonly RemoteChange[],
+  keep?: (change: RemoteChange) => boolean,
+): Partial<Grouped> {
   const grouped: Partial<Record<SyncedCollection, { kind: string; record: unknown }[]>> = {};
-  for (const change of changes) (grouped[change.collection] ??= []).push(change);
+  for (const change of changes)
+    if (!keep || keep(change)) (grouped[change.collection] ??= []).push(change);
   return grouped as Partial<Grouped>;
 }
 
@@ -69,7 +73,7 @@ export function reconcileRecords(
   changes: readonly RemoteChange[],
   keep?: (change: RemoteChange) => boolean,
 ): RecordsUpdate {
-  const grouped = groupChanges(keep ? changes.filter(keep) : changes);
+  const grouped = groupChanges(changes, keep);
   const patch: { -readonly [K in keyof RecordsState]?: RecordsState[K] } = {};
   const diffs: { -readonly [C in SyncedCollection]?: RecordDiffs[C] } = {};
   let tombstones: Record<SyncedCollection, EntityTable<Tombstone>> | null = null;

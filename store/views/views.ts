@@ -111,8 +111,8 @@ export function rebuildOrderViews(
 
 /** What changed, for {@link updateViews}. */
 export interface ViewsChange {
-  /** The records after the change. */
-  records: RecordsState;
+  /** The record tables the views follow, after the change. */
+  tables: Pick<RecordsState, 'orders' | 'products' | 'exports' | 'members'>;
   /** The record tables that are new. */
   changed: Partial<RecordsState>;
   diffs: RecordDiffs;
@@ -129,7 +129,7 @@ export interface ViewsChange {
  * in the result.
  */
 export function updateViews(views: ViewsState, change: ViewsChange): Partial<ViewsState> {
-  const { records, changed, diffs, optimistic, now } = change;
+  const { tables: records, changed, diffs, optimistic, now } = change;
   const patch: { -readonly [K in keyof ViewsState]?: ViewsState[K] } = {};
   const shown = nextShownOrders(
     { shown: views.shownOrders, optimistic: optimistic.before },
