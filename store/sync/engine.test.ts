@@ -301,7 +301,7 @@ describe('SyncEngine', () => {
     expect(h.store.getState().connection.status).toBe('live');
   });
 
-  it('retries a failed initial load', async () => {
+  it('keeps a failed initial load as a typed error, and retries it', async () => {
     const h = createHarness();
     seedOrders(h, 2);
     h.store.getState().startSync();
@@ -310,10 +310,12 @@ describe('SyncEngine', () => {
     await settle();
     h.server.fail();
     await settle();
-    expect(h.store.getState().load.status).toBe('error');
+    const load = h.store.getState().load;
+    expect(load.status).toBe('error');
+    expect(load.error).toMatchObject({ name: 'AppError', code: 'OFFLINE' });
     await h.advance(1000);
     await h.drain();
-    expect(h.store.getState().load.status).toBe('ready');
+    expect(h.store.getState().load).toMatchObject({ status: 'ready', error: null });
     expect(h.store.getState().orders.size).toBe(2);
   });
 

@@ -211,28 +211,6 @@ describe('notes', () => {
 });
 
 describe('errors', () => {
-  it('a failed snapshot read leaves a typed error in the load state, then retries', async () => {
-    const h = createHarness();
-    h.server.seed('orders', [
-      orderDocument(
-        makeOrder(h.rng, { id: 'o1', number: 1, createdAt: h.clock.now - 60_000, status: 'paid' }),
-      ),
-    ]);
-    h.store.getState().startSync();
-    await settle();
-    h.server.connect();
-    await settle();
-    h.server.fail();
-    await settle();
-    const load = h.store.getState().load;
-    expect(load.status).toBe('error');
-    expect(load.error).toMatchObject({ name: 'AppError', code: 'OFFLINE' });
-    await h.advance(1_000);
-    await h.drain();
-    expect(h.store.getState().load).toMatchObject({ status: 'ready', error: null });
-    expect(h.store.getState().orders.size).toBe(1);
-  });
-
   it('a drawer on an order the backend does not have says so', async () => {
     const h = createHarness();
     await h.startLive();
