@@ -11,12 +11,6 @@ export function selectFailure(state: DeskState, target: MutationTarget): Mutatio
   return state.failures[target] ?? null;
 }
 
-/** Whether any write whose target starts with `prefix` (e.g. `product:`) is running. */
-export function selectAnyRunning(state: DeskState, prefix: string): boolean {
-  for (const target in state.running) if (target.startsWith(prefix)) return true;
-  return false;
-}
-
 const latestCache = new WeakMap<DeskState['failures'], Map<string, MutationFailure | null>>();
 
 /**

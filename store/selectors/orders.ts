@@ -1,6 +1,5 @@
 import type { OrderAction } from '../../domain/order-machine.ts';
 import type { Order } from '../../domain/order.ts';
-import type { MutationFailure } from '../mutations/mutations.ts';
 import type { EntityTable } from '../records/entity-table.ts';
 import type { DeskState } from '../state.ts';
 import {
@@ -39,11 +38,6 @@ export function selectIsPending(state: DeskState, id: string): boolean {
 /** The action of ours in flight on this order, or null. */
 export function selectPendingAction(state: DeskState, id: string): OrderAction | null {
   return (state.running[`order:${id}`] as OrderAction | undefined) ?? null;
-}
-
-/** The last refused or failed action on this order, or null. */
-export function selectOrderFailure(state: DeskState, id: string): MutationFailure | null {
-  return state.failures[`order:${id}`] ?? null;
 }
 
 /**
