@@ -6,6 +6,7 @@ import { AppError } from './errors.ts';
 function product(id: string, patch: Partial<Product> = {}): Product {
   return {
     id,
+    createdAt: 0,
     updatedAt: 0,
     name: id[0]!.toUpperCase() + id.slice(1),
     description: '',

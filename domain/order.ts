@@ -1,3 +1,17 @@
+import { COLLECTIONS } from './ids.ts';
+import {
+  documentDataFrom,
+  entity,
+  field,
+  recordFromDocument,
+  type DocumentDataOf,
+  type DocumentMeta,
+  type RecordOf,
+} from './schema.ts';
+import { LIMITS } from './validation.ts';
+
+export { formatTime, parseTime, type DocumentMeta } from './schema.ts';
+
 /** Every order status (docs/product.md §5.1). */
 export const ORDER_STATUSES = [
   'pending_payment',
@@ -38,175 +52,80 @@ export interface OrderItem {
 }
 
 /**
+ * The `orders` collection (PRODUCT.md §2). Fields marked `list` are what the desk's lists and
+ * metrics read (board cards, table rows, their sorts, filters and search, the header): the
+ * store's snapshot reads only these.
+ */
+export const ORDER_SCHEMA = entity(
+  COLLECTIONS.orders,
+  'Orders',
+  {
+    number: field.integer({ required: true, min: 1, list: true }),
+    status: field.enum(ORDER_STATUSES, { required: true, list: true }),
+    customerName: field.text(LIMITS.nameMax, { required: true, list: true }),
+    customerEmail: field.email({ required: true, list: true }),
+    customerId: field.text(36),
+    items: field.json(16_384, [] as OrderItem[], { required: true, list: true }),
+    subtotalCents: field.integer({ required: true, min: 0 }),
+    totalCents: field.integer({ required: true, min: 0, list: true }),
+    currency: field.text(3, { required: true, list: true }),
+    paymentIntentId: field.text(255),
+    paymentStatus: field.enum(PAYMENT_STATUSES, { required: true }),
+    cardBrand: field.text(32),
+    cardLast4: field.text(4),
+    failureCode: field.text(64),
+    refundedCents: field.integer({ min: 0, default: 0, list: true }),
+    assigneeId: field.text(36, { list: true }),
+    assigneeName: field.text(128, { list: true }),
+    paidAt: field.datetime({ list: true }),
+    startedAt: field.datetime(),
+    readyAt: field.datetime({ list: true }),
+    fulfilledAt: field.datetime({ list: true }),
+    canceledAt: field.datetime(),
+    noteCount: field.integer({ min: 0, default: 0 }),
+    attachmentCount: field.integer({ min: 0, default: 0 }),
+    rev: field.integer({ required: true, min: 0, list: true }),
+    updatedById: field.text(36),
+    updatedByName: field.text(128),
+  },
+  [
+    { key: 'number_unique', type: 'unique', attributes: ['number'] },
+    { key: 'status_created', type: 'key', attributes: ['status', '$createdAt'] },
+    { key: 'created', type: 'key', attributes: ['$createdAt'] },
+    { key: 'updated', type: 'key', attributes: ['$updatedAt'] },
+    { key: 'assignee', type: 'key', attributes: ['assigneeId'] },
+    { key: 'email', type: 'key', attributes: ['customerEmail'] },
+    { key: 'payment_intent', type: 'key', attributes: ['paymentIntentId'] },
+    { key: 'customer_search', type: 'fulltext', attributes: ['customerName'] },
+  ],
+);
+
+/**
  * An order as the app holds it: system fields renamed, timestamps as epoch milliseconds,
  * `items` parsed. Optional values are `null`, never missing.
  */
-export interface Order {
-  id: string;
-  createdAt: number;
-  updatedAt: number;
-  number: number;
-  status: OrderStatus;
-  customerName: string;
-  customerEmail: string;
-  customerId: string | null;
-  items: OrderItem[];
-  subtotalCents: number;
-  totalCents: number;
-  currency: string;
-  paymentIntentId: string | null;
-  paymentStatus: PaymentStatus;
-  cardBrand: string | null;
-  cardLast4: string | null;
-  failureCode: string | null;
-  refundedCents: number;
-  assigneeId: string | null;
-  assigneeName: string | null;
-  paidAt: number | null;
-  startedAt: number | null;
-  readyAt: number | null;
-  fulfilledAt: number | null;
-  canceledAt: number | null;
-  noteCount: number;
-  attachmentCount: number;
-  rev: number;
-  updatedById: string | null;
-  updatedByName: string | null;
+export type Order = RecordOf<typeof ORDER_SCHEMA> & {
   /**
-   * Set on a list copy: only the fields the desk's lists and metrics read were loaded (the
-   * store's snapshot, `ORDER_LIST_FIELDS` in store/sync/documents.ts); the others hold
-   * placeholders. The drawer reads the whole order.
+   * Set on a list copy: only the fields marked `list` in {@link ORDER_SCHEMA} were loaded (the
+   * store's snapshot); the others hold placeholders. The drawer reads the whole order.
    */
   partial?: true;
-}
+};
 
 /** The attributes of an `orders` document as stored (dates as ISO strings, items as JSON). */
-export interface OrderDocumentData {
-  number: number;
-  status: OrderStatus;
-  customerName: string;
-  customerEmail: string;
-  customerId: string | null;
-  items: string;
-  subtotalCents: number;
-  totalCents: number;
-  currency: string;
-  paymentIntentId: string | null;
-  paymentStatus: PaymentStatus;
-  cardBrand: string | null;
-  cardLast4: string | null;
-  failureCode: string | null;
-  refundedCents: number;
-  assigneeId: string | null;
-  assigneeName: string | null;
-  paidAt: string | null;
-  startedAt: string | null;
-  readyAt: string | null;
-  fulfilledAt: string | null;
-  canceledAt: string | null;
-  noteCount: number;
-  attachmentCount: number;
-  rev: number;
-  updatedById: string | null;
-  updatedByName: string | null;
-}
-
-/** System fields every Appwrite document carries. */
-export interface DocumentMeta {
-  $id: string;
-  $createdAt: string;
-  $updatedAt: string;
-  $sequence?: string | number;
-  $permissions?: string[];
-  $collectionId?: string;
-  $databaseId?: string;
-}
+export type OrderDocumentData = DocumentDataOf<typeof ORDER_SCHEMA>;
 
 /** An `orders` document as the SDK returns it. */
 export type OrderDocument = DocumentMeta & OrderDocumentData;
 
-/** Parses an ISO date (or null) to epoch milliseconds (or null). */
-export function parseTime(value: string | null | undefined): number | null {
-  if (value === null || value === undefined || value === '') return null;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? null : ms;
-}
-
-/** Formats epoch milliseconds (or null) as Appwrite's ISO form, or null. */
-export function formatTime(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
-}
-
-function parseItems(json: string): OrderItem[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? (value as OrderItem[]) : [];
-  } catch {
-    return [];
-  }
-}
-
 /** Converts an `orders` document from the backend into an {@link Order}. */
 export function orderFromDocument(doc: OrderDocument): Order {
-  return {
-    id: doc.$id,
-    createdAt: Date.parse(doc.$createdAt),
-    updatedAt: Date.parse(doc.$updatedAt),
-    number: doc.number,
-    status: doc.status,
-    customerName: doc.customerName,
-    customerEmail: doc.customerEmail,
-    customerId: doc.customerId ?? null,
-    items: parseItems(doc.items),
-    subtotalCents: doc.subtotalCents,
-    totalCents: doc.totalCents,
-    currency: doc.currency,
-    paymentIntentId: doc.paymentIntentId ?? null,
-    paymentStatus: doc.paymentStatus,
-    cardBrand: doc.cardBrand ?? null,
-    cardLast4: doc.cardLast4 ?? null,
-    failureCode: doc.failureCode ?? null,
-    refundedCents: doc.refundedCents ?? 0,
-    assigneeId: doc.assigneeId ?? null,
-    assigneeName: doc.assigneeName ?? null,
-    paidAt: parseTime(doc.paidAt),
-    startedAt: parseTime(doc.startedAt),
-    readyAt: parseTime(doc.readyAt),
-    fulfilledAt: parseTime(doc.fulfilledAt),
-    canceledAt: parseTime(doc.canceledAt),
-    noteCount: doc.noteCount ?? 0,
-    attachmentCount: doc.attachmentCount ?? 0,
-    rev: doc.rev ?? 0,
-    updatedById: doc.updatedById ?? null,
-    updatedByName: doc.updatedByName ?? null,
-  };
+  return recordFromDocument(ORDER_SCHEMA, doc);
 }
 
 /** Converts an {@link Order} (or part of one) into `orders` document attributes. */
 export function orderToDocumentData(order: Partial<Order>): Partial<OrderDocumentData> {
-  const data: Partial<OrderDocumentData> = {};
-  for (const [key, value] of Object.entries(order) as [keyof Order, unknown][]) {
-    switch (key) {
-      case 'id':
-      case 'createdAt':
-      case 'updatedAt':
-      case 'partial':
-        break;
-      case 'items':
-        data.items = JSON.stringify(value);
-        break;
-      case 'paidAt':
-      case 'startedAt':
-      case 'readyAt':
-      case 'fulfilledAt':
-      case 'canceledAt':
-        data[key] = formatTime(value as number | null);
-        break;
-      default:
-        (data as Record<string, unknown>)[key] = value;
-    }
-  }
-  return data;
+  return documentDataFrom(ORDER_SCHEMA, order);
 }
 
 /** `#1042`. */

@@ -4,6 +4,7 @@ import type { TestProject } from 'vitest/node';
 import { Provisioner } from '../scripts/lib/provisioner.ts';
 import { schema } from '../scripts/schema.ts';
 import { selectTarget, targetKind, TARGET_DESCRIPTIONS } from './targets/select.ts';
+import type { TargetStatus } from '../scripts/lib/target-status.ts';
 import type { BackendConnection, StartedBackend, TargetKind } from './targets/types.ts';
 import { watchBackend } from './targets/watchdog.ts';
 
@@ -15,22 +16,6 @@ declare module 'vitest' {
     /** The local backend's image on the `container` target (for tests that start their own). */
     backendImage: string | null;
   }
-}
-
-/**
- * What the run did with its target, written as JSON to `LIVEDESK_STATUS_FILE` when that is set
- * (`scripts/test.ts` reads it for its summary).
- */
-export interface TargetStatus {
-  kind: TargetKind;
-  ran: boolean;
-  /** Why it did not run. */
-  reason?: string;
-  /** What ran, e.g. `container 3f2a… of localhost/livedesk-backend:… on podman 4.3.1`. */
-  detail?: string;
-  provisioning?: string;
-  /** Set when the backend died during the run. */
-  died?: string;
 }
 
 const PREFIX = '[integration]';

@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { Client, Databases, Query, type Models } from 'node-appwrite';
-import { LocalBackend } from '../integration/targets/local.ts';
+import { LocalBackend } from './lib/local-backend.ts';
 import { DEMO_ACCOUNTS, DEMO_PRODUCTS } from './lib/demo-data.ts';
 import { generateOrder, orderTimes, type GeneratedOrder } from './lib/order-generator.ts';
 import { Random } from './lib/random.ts';

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Client as WebClient, Functions as WebFunctions } from 'appwrite';
 import { Client, Databases, ID, Teams, Users } from 'node-appwrite';
-import { LocalBackend } from '../integration/targets/local.ts';
+import { LocalBackend } from './lib/local-backend.ts';
 import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../domain/ids.ts';
 import { numberArg, parseArgs } from './lib/env.ts';
 import { Provisioner } from './lib/provisioner.ts';

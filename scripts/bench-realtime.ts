@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { LocalBackend, type StartedLocalBackend } from '../integration/targets/local.ts';
+import { LocalBackend, type StartedLocalBackend } from './lib/local-backend.ts';
 import { numberArg, parseArgs } from './lib/env.ts';
 
 /**

@@ -19,7 +19,7 @@ import { build } from 'esbuild';
 import { Client, ID, Permission, Role, Storage, Users } from 'node-appwrite';
 import { InputFile } from 'node-appwrite/file';
 import { chromium } from 'playwright-core';
-import { freePort, waitForHealth } from '../integration/targets/free-port.ts';
+import { freePort, waitForHealth } from './lib/free-port.ts';
 import { CHROMIUM_ARGS } from './lib/cdp.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -14,10 +14,8 @@ import { createIndexes, createStore as createTinyStore, type Row } from 'tinybas
 import { immer } from 'zustand/middleware/immer';
 import { createStore } from 'zustand/vanilla';
 import { ORDER_STATUSES, type Order, type OrderStatus } from '../domain/order.ts';
-import { createDeskStore } from '../store/index.ts';
-import { advanceOrder, cancelOrder, makeOrder } from '../store/sync/testing/orders.ts';
-import { Prng } from '../store/sync/testing/prng.ts';
-import type { RemoteChange } from '../store/tables/changes.ts';
+import { createDeskStore, type RemoteChange } from '../store/index.ts';
+import { advanceOrder, cancelOrder, makeOrder, Prng } from '../store/testing.ts';
 import { numberArg, parseArgs } from './lib/env.ts';
 
 /**

@@ -1,6 +1,17 @@
+import {
+  ACTIVITY_SCHEMA,
+  ATTACHMENT_SCHEMA,
+  EXPORT_SCHEMA,
+  NOTE_SCHEMA,
+  PRODUCT_SCHEMA,
+  STRIPE_EVENT_SCHEMA,
+} from '../domain/entities.ts';
 import { BUCKETS, COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../domain/ids.ts';
-import { ORDER_STATUSES, PAYMENT_STATUSES } from '../domain/order.ts';
+import { ORDER_SCHEMA } from '../domain/order.ts';
+import type { EntitySchema, FieldSpec, IndexSpec } from '../domain/schema.ts';
 import { LIMITS } from '../domain/validation.ts';
+
+export type { IndexSpec } from '../domain/schema.ts';
 
 /** One attribute of a collection, as Appwrite's attribute endpoints take it. */
 export type AttributeSpec =
@@ -23,14 +34,6 @@ export type AttributeSpec =
     }
   | { type: 'boolean'; key: string; required: boolean; default?: boolean | null }
   | { type: 'datetime'; key: string; required: boolean; default?: string | null };
-
-/** An index of a collection. */
-export interface IndexSpec {
-  key: string;
-  type: 'key' | 'unique' | 'fulltext';
-  attributes: string[];
-  orders?: ('asc' | 'desc')[];
-}
 
 /** A collection: permissions, attributes and indexes. */
 export interface CollectionSpec {
@@ -92,199 +95,76 @@ const create = (role: string) => `create("${role}")`;
 const update = (role: string) => `update("${role}")`;
 const del = (role: string) => `delete("${role}")`;
 
-const str = (key: string, size: number, required = false): AttributeSpec => ({
-  type: 'string',
-  key,
-  size,
-  required,
-});
-const int = (
-  key: string,
-  required: boolean,
-  extra: { min?: number; max?: number; default?: number } = {},
-): AttributeSpec => ({
-  type: 'integer',
-  key,
-  required,
-  ...extra,
-});
-const date = (key: string, required = false): AttributeSpec => ({
-  type: 'datetime',
-  key,
-  required,
-});
-const bool = (key: string, required: boolean, fallback?: boolean): AttributeSpec =>
-  fallback === undefined
-    ? { type: 'boolean', key, required }
-    : { type: 'boolean', key, required, default: fallback };
+/** The provisioning attribute of an entity's field (JSON is a string attribute of its size). */
+export function attributeOf(key: string, spec: FieldSpec): AttributeSpec {
+  const required = spec.required;
+  switch (spec.type) {
+    case 'string':
+      return { type: 'string', key, size: spec.size, required, ...defaultOf(spec) };
+    case 'json':
+      return { type: 'string', key, size: spec.size, required };
+    case 'email':
+      return { type: 'email', key, required };
+    case 'enum':
+      return { type: 'enum', key, elements: spec.elements, required, ...defaultOf(spec) };
+    case 'integer':
+      return {
+        type: 'integer',
+        key,
+        required,
+        ...(spec.min === undefined ? {} : { min: spec.min }),
+        ...(spec.max === undefined ? {} : { max: spec.max }),
+        ...defaultOf(spec),
+      };
+    case 'boolean':
+      return { type: 'boolean', key, required, ...defaultOf(spec) };
+    case 'datetime':
+      return { type: 'datetime', key, required };
+  }
+}
+
+function defaultOf<T>(spec: { default?: T }): { default?: T } {
+  return 'default' in spec && spec.default !== undefined ? { default: spec.default } : {};
+}
+
+/** An entity's collection: its attributes and indexes from the domain, with these permissions. */
+function collectionOf(
+  schema: EntitySchema,
+  access: { permissions: string[]; documentSecurity: boolean },
+): CollectionSpec {
+  return {
+    id: schema.collection,
+    name: schema.name,
+    ...access,
+    attributes: schema.entries.map(([key, spec]) => attributeOf(key, spec)),
+    indexes: [...schema.indexes],
+  };
+}
 
 /** The Livedesk schema (docs/product.md §4), applied by `scripts/provision.ts`. */
 export const schema: SchemaSpec = {
   database: { id: DATABASE_ID, name: 'Livedesk' },
   team: { id: DESK_TEAM_ID, name: 'Desk' },
   collections: [
-    {
-      id: COLLECTIONS.products,
-      name: 'Products',
+    collectionOf(PRODUCT_SCHEMA, {
       permissions: [
         read('any'),
         ...managers.flatMap((role) => [create(role), update(role), del(role)]),
       ],
       documentSecurity: false,
-      attributes: [
-        str('name', LIMITS.nameMax, true),
-        str('description', LIMITS.descriptionMax),
-        int('priceCents', true, { min: 0, max: LIMITS.priceMaxCents }),
-        str('currency', 3, true),
-        bool('active', false, true),
-        str('imageFileId', 36),
-        int('sortOrder', false, { default: 0 }),
-      ],
-      indexes: [{ key: 'active_sort', type: 'key', attributes: ['active', 'sortOrder'] }],
-    },
-    {
-      id: COLLECTIONS.orders,
-      name: 'Orders',
-      permissions: [read(desk)],
-      documentSecurity: true,
-      attributes: [
-        int('number', true, { min: 1 }),
-        { type: 'enum', key: 'status', elements: ORDER_STATUSES, required: true },
-        str('customerName', LIMITS.nameMax, true),
-        { type: 'email', key: 'customerEmail', required: true },
-        str('customerId', 36),
-        str('items', 16_384, true),
-        int('subtotalCents', true, { min: 0 }),
-        int('totalCents', true, { min: 0 }),
-        str('currency', 3, true),
-        str('paymentIntentId', 255),
-        { type: 'enum', key: 'paymentStatus', elements: PAYMENT_STATUSES, required: true },
-        str('cardBrand', 32),
-        str('cardLast4', 4),
-        str('failureCode', 64),
-        int('refundedCents', false, { min: 0, default: 0 }),
-        str('assigneeId', 36),
-        str('assigneeName', 128),
-        date('paidAt'),
-        date('startedAt'),
-        date('readyAt'),
-        date('fulfilledAt'),
-        date('canceledAt'),
-        int('noteCount', false, { min: 0, default: 0 }),
-        int('attachmentCount', false, { min: 0, default: 0 }),
-        int('rev', true, { min: 0 }),
-        str('updatedById', 36),
-        str('updatedByName', 128),
-      ],
-      indexes: [
-        { key: 'number_unique', type: 'unique', attributes: ['number'] },
-        { key: 'status_created', type: 'key', attributes: ['status', '$createdAt'] },
-        { key: 'created', type: 'key', attributes: ['$createdAt'] },
-        { key: 'updated', type: 'key', attributes: ['$updatedAt'] },
-        { key: 'assignee', type: 'key', attributes: ['assigneeId'] },
-        { key: 'email', type: 'key', attributes: ['customerEmail'] },
-        { key: 'payment_intent', type: 'key', attributes: ['paymentIntentId'] },
-        { key: 'customer_search', type: 'fulltext', attributes: ['customerName'] },
-      ],
-    },
-    {
-      id: COLLECTIONS.notes,
-      name: 'Notes',
+    }),
+    collectionOf(ORDER_SCHEMA, { permissions: [read(desk)], documentSecurity: true }),
+    collectionOf(NOTE_SCHEMA, { permissions: [read(desk), create(desk)], documentSecurity: true }),
+    collectionOf(ACTIVITY_SCHEMA, { permissions: [read(desk)], documentSecurity: false }),
+    collectionOf(ATTACHMENT_SCHEMA, {
       permissions: [read(desk), create(desk)],
       documentSecurity: true,
-      attributes: [
-        str('orderId', 36, true),
-        str('authorId', 36, true),
-        str('authorName', 128, true),
-        str('body', LIMITS.noteMax, true),
-        bool('deleted', false, false),
-      ],
-      indexes: [
-        { key: 'order', type: 'key', attributes: ['orderId', '$createdAt'] },
-        { key: 'updated', type: 'key', attributes: ['$updatedAt'] },
-      ],
-    },
-    {
-      id: COLLECTIONS.activity,
-      name: 'Activity',
-      permissions: [read(desk)],
-      documentSecurity: false,
-      attributes: [
-        str('orderId', 36, true),
-        {
-          type: 'enum',
-          key: 'kind',
-          elements: [
-            'created',
-            'paid',
-            'payment_failed',
-            'claimed',
-            'unclaimed',
-            'status',
-            'note',
-            'attachment',
-            'refund',
-            'canceled',
-          ],
-          required: true,
-        },
-        str('actorId', 36),
-        str('actorName', 128),
-        str('data', 4_096),
-        date('at', true),
-      ],
-      indexes: [
-        { key: 'order', type: 'key', attributes: ['orderId', 'at'] },
-        { key: 'updated', type: 'key', attributes: ['$updatedAt'] },
-      ],
-    },
-    {
-      id: COLLECTIONS.attachments,
-      name: 'Attachments',
-      permissions: [read(desk), create(desk)],
-      documentSecurity: true,
-      attributes: [
-        str('orderId', 36, true),
-        str('fileId', 36, true),
-        str('name', 255, true),
-        int('sizeBytes', true, { min: 0 }),
-        str('mimeType', 255, true),
-        str('uploadedBy', 36, true),
-        bool('deleted', false, false),
-      ],
-      indexes: [
-        { key: 'order', type: 'key', attributes: ['orderId'] },
-        { key: 'updated', type: 'key', attributes: ['$updatedAt'] },
-      ],
-    },
-    {
-      id: COLLECTIONS.exports,
-      name: 'Exports',
+    }),
+    collectionOf(EXPORT_SCHEMA, {
       permissions: managers.flatMap((role) => [read(role), create(role)]),
       documentSecurity: false,
-      attributes: [
-        str('requestedBy', 36, true),
-        str('filter', 4_096),
-        {
-          type: 'enum',
-          key: 'status',
-          elements: ['queued', 'running', 'done', 'failed'],
-          required: true,
-        },
-        int('rowCount', false, { min: 0, default: 0 }),
-        str('fileId', 36),
-        str('error', 1_024),
-      ],
-      indexes: [{ key: 'updated', type: 'key', attributes: ['$updatedAt'] }],
-    },
-    {
-      id: COLLECTIONS.stripeEvents,
-      name: 'Stripe events',
-      permissions: [],
-      documentSecurity: false,
-      attributes: [str('type', 128, true), str('orderId', 36), date('processedAt', true)],
-      indexes: [],
-    },
+    }),
+    collectionOf(STRIPE_EVENT_SCHEMA, { permissions: [], documentSecurity: false }),
   ],
   buckets: [
     {

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import type { TargetStatus } from '../integration/global-setup.ts';
-import { PODMAN_SOCKET, preferPodmanSocket } from '../integration/targets/engine.ts';
+import type { TargetStatus } from './lib/target-status.ts';
+import { PODMAN_SOCKET, preferPodmanSocket } from './lib/podman.ts';
 import { CHROMIUM_PATH } from './lib/env.ts';
 import { totalLine, vitestCounts, type VitestReport } from './lib/test-report.ts';
 

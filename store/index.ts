@@ -1,89 +1,51 @@
-import { immer } from 'zustand/middleware/immer';
-import { createStore } from 'zustand/vanilla';
-import type { OrderActionGateway } from './mutations/gateway.ts';
-import { createMutationsSlice } from './mutations/slice.ts';
-import { createSessionSlice } from './session-slice.ts';
-import type { DeskState } from './state.ts';
-import { SyncEngine, type SyncOptions } from './sync/engine.ts';
-import { createSyncSlice } from './sync/slice.ts';
-import { createDataSlice } from './tables/slice.ts';
-
-/** How a desk store is put together. Everything is optional: a bare store needs nothing. */
-export interface DeskStoreOptions {
-  /** The clock (epoch ms); "today" and event ages are measured with it. */
-  now?: () => number;
-  /** The backend ports of the sync engine; without them `startSync` and friends throw. */
-  sync?: SyncOptions;
-  /** Where workflow actions go (the `order-action` function in production). */
-  gateway?: OrderActionGateway;
-}
-
-/** Creates the zustand store with every slice; immer is applied once, on the combined store. */
-function createDeskStoreApi(
-  now: () => number,
-  engine: () => SyncEngine | null,
-  gateway: () => OrderActionGateway | null,
-) {
-  return createStore<DeskState>()(
-    immer((...a) => ({
-      ...createDataSlice({ now })(...a),
-      ...createSyncSlice({ now, engine })(...a),
-      ...createMutationsSlice({
-        now,
-        gateway,
-        refresh: (orderId) => engine()?.refreshOrder(orderId) ?? null,
-      })(...a),
-      ...createSessionSlice(...a),
-    })),
-  );
-}
-
-/** The desk store: a zustand store (vanilla API) of {@link DeskState}. */
-export type DeskStore = ReturnType<typeof createDeskStoreApi>;
-
 /**
- * Creates the desk's store. With `sync` ports, `getState().startSync()` runs the sync engine;
- * with a `gateway`, `performOrderAction` carries actions out.
- *
- * @example
- * const store = createDeskStore({ sync: appwriteSyncPorts(sdk), gateway: createFunctionGateway(sdk.functions) });
- * const stop = store.getState().startSync();
+ * The desk store's public surface: everything outside store/ imports from here (tests and
+ * benchmarks may also use `store/testing.ts`). Lint enforces it.
  */
-export function createDeskStore(options: DeskStoreOptions = {}): DeskStore {
-  const now = options.now ?? Date.now;
-  let engine: SyncEngine | null = null;
-  const store = createDeskStoreApi(
-    now,
-    () => engine,
-    () => options.gateway ?? null,
-  );
-  if (options.sync) engine = new SyncEngine(store, options.sync, now);
-  return store;
-}
+export { createDeskStore, type DeskStore, type DeskStoreOptions } from './create-store.ts';
+export type { DeskState, RemoteActions } from './state.ts';
 
-export type * from './state.ts';
-export {
-  createFunctionGateway,
-  parseExecution,
-  gatewayError,
-} from './mutations/function-gateway.ts';
-export {
-  appwriteSyncPorts,
-  createAppwriteRealtimePort,
-  createAppwriteSnapshotPort,
-} from './sync/appwrite-port.ts';
-export { lastEventAgeSeconds, secondsUntilRetry } from './sync/connection.ts';
-export * from './selectors/orders.ts';
-export * from './selectors/details.ts';
-export * from './selectors/connection.ts';
-export * from './selectors/people.ts';
+// Parts of the state.
+export type { RecordsState } from './records/records.ts';
+export type { TeamMember, PresenceEntry } from './records/people.ts';
+export type { RemoteChange, SyncedCollection, SyncedEntities } from './records/changes.ts';
+export type { EntityTable } from './records/entity-table.ts';
+export type { ViewsState, ViewsActions, OrderViewHandle } from './views/views.ts';
+export type { SortedIndex } from './views/sorted-index.ts';
+export type { SyncState, SyncActions, LoadState, OrderDetailState } from './sync/sync-state.ts';
+export type {
+  MutationsState,
+  MutationsActions,
+  MutationTarget,
+  MutationFailure,
+  MutationResult,
+  OrderActionResult,
+  ProductDraft,
+} from './mutations/mutations.ts';
+export type { DeskTransport } from './mutations/transport.ts';
+export type { SessionState } from './session.ts';
+
+// Views: table specs, board columns, metrics.
 export {
   DEFAULT_ORDER_VIEW,
   ORDER_SORT_KEYS,
   BOARD_COLUMNS,
   orderViewKey,
-} from './tables/order-views.ts';
-export type { OrderActionGateway } from './mutations/gateway.ts';
+  orderViewPredicate,
+  type OrderViewSpec,
+  type OrderSortKey,
+  type BoardColumn,
+} from './views/order-views.ts';
+export { MetricsAccumulator, type DeskMetrics } from './views/metrics.ts';
+
+// Selectors.
+export * from './selectors/orders.ts';
+export * from './selectors/details.ts';
+export * from './selectors/connection.ts';
+export * from './selectors/people.ts';
+export * from './selectors/mutations.ts';
+
+// Sync: the engine's ports and the connection.
 export type { SyncOptions } from './sync/engine.ts';
 export type {
   RealtimePort,
@@ -93,9 +55,19 @@ export type {
   NetworkPort,
   RealtimeEvent,
 } from './sync/ports.ts';
-export type { ConnectionState, ConnectionStatus } from './sync/connection.ts';
-export type { DeskMetrics } from './selectors/metrics.ts';
-export type { OrderViewSpec, OrderSortKey, BoardColumn } from './tables/order-views.ts';
-export type { SortedIndex } from './tables/sorted-index.ts';
-export type { EntityTable } from './tables/entity-table.ts';
-export type { RemoteChange } from './tables/changes.ts';
+export { defaultFrameScheduler } from './sync/ports.ts';
+export {
+  lastEventAgeSeconds,
+  secondsUntilRetry,
+  type ConnectionState,
+  type ConnectionStatus,
+} from './sync/connection.ts';
+export { ORDER_LIST_FIELDS, ORDER_LIST_SELECT } from './sync/documents.ts';
+
+// The Appwrite SDK boundary: ports, the write transport, the one error conversion.
+export { appwriteSyncPorts } from './appwrite/sync-ports.ts';
+export { createAppwriteTransport, parseExecution } from './appwrite/transport.ts';
+export { toAppError, newReference } from './appwrite/errors.ts';
+
+// The React binding.
+export * from './react/hooks.ts';

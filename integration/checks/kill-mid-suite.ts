@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { containerEngine } from '../targets/engine.ts';
 import { selectTarget, targetKind } from '../targets/select.ts';
-import type { TargetStatus } from '../global-setup.ts';
+import type { TargetStatus } from '../../scripts/lib/target-status.ts';
 
 /**
  * Checks that a backend killed in the middle of a suite makes the run fail with a clear message

@@ -10,8 +10,8 @@ import { CHROMIUM_PATH } from '../../scripts/lib/env.ts';
 import { Provisioner } from '../../scripts/lib/provisioner.ts';
 import { Seeder } from '../../scripts/lib/seeder.ts';
 import { schema } from '../../scripts/schema.ts';
-import { freePort } from '../targets/free-port.ts';
-import { LocalBackend, type StartedLocalBackend } from '../targets/local.ts';
+import { freePort } from '../../scripts/lib/free-port.ts';
+import { LocalBackend, type StartedLocalBackend } from '../../scripts/lib/local-backend.ts';
 import type { BackendConnection } from '../targets/types.ts';
 
 /** What the browser tests get from this setup (`inject('e2e')`). */

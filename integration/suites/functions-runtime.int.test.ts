@@ -18,7 +18,7 @@ import {
 } from '../support/functions.ts';
 import { startOwnBackend } from '../support/own-backend.ts';
 import type { StartedBackend } from '../targets/types.ts';
-import { gatewayError, parseExecution } from '../../store/mutations/function-gateway.ts';
+import { parseExecution, toAppError } from '../../store/index.ts';
 import { closeAll, createWebUser, listen, realtimeFor } from '../support/realtime.ts';
 
 installBrowserGlobals();
@@ -509,7 +509,7 @@ describe('functions: a function that cannot run', () => {
     }
     expect(refused).toBeInstanceOf(WebAppwriteException);
     expect((refused as WebAppwriteException).type).toBe('deployment_not_found');
-    expect(gatewayError(refused)).toMatchObject({
+    expect(toAppError(refused)).toMatchObject({
       code: 'SERVER_ERROR',
       message: expect.stringMatching(/^Something went wrong \(ref [A-Z0-9]+\)\.$/),
     });

@@ -25,7 +25,7 @@ export async function startOwnBackend(
   if (!OWN_BACKEND_KINDS.includes(kind)) return null;
   const abuse = options.abuse ?? false;
   if (kind === 'local') {
-    const { LocalBackend } = await import('../targets/local.ts');
+    const { LocalBackend } = await import('../../scripts/lib/local-backend.ts');
     return new LocalBackend({ abuse }).start();
   }
   const { LocalBackendContainer } = await import('../targets/container.ts');

@@ -9,7 +9,7 @@ import {
   type StartedDockerComposeEnvironment,
 } from 'testcontainers';
 import { containerEngine, run } from './engine.ts';
-import { freePort, waitForHealth } from './free-port.ts';
+import { freePort, waitForHealth } from '../../scripts/lib/free-port.ts';
 import type { BackendTarget, StartedBackend } from './types.ts';
 
 const STACK_DIR = resolve(import.meta.dirname, '../appwrite');

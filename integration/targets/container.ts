@@ -7,7 +7,7 @@ import {
   type StartedTestContainer,
 } from 'testcontainers';
 import { containerEngine } from './engine.ts';
-import { freePort, waitForHealth } from './free-port.ts';
+import { freePort, waitForHealth } from '../../scripts/lib/free-port.ts';
 import { localBackendImage, nodeBinary } from './local-image.ts';
 import type { BackendTarget, StartedBackend } from './types.ts';
 

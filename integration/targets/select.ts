@@ -29,7 +29,7 @@ export function targetKind(value = process.env[TARGET_ENV]): TargetKind {
 export async function selectTarget(kind: TargetKind = targetKind()): Promise<BackendTarget> {
   switch (kind) {
     case 'local':
-      return new (await import('./local.ts')).LocalBackend();
+      return new (await import('../../scripts/lib/local-backend.ts')).LocalBackend();
     case 'container':
       return new (await import('./container.ts')).LocalBackendContainer();
     case 'appwrite':

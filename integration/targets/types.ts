@@ -1,5 +1,6 @@
-/** Which kind of backend the integration suites run against. */
-export type TargetKind = 'local' | 'container' | 'appwrite' | 'remote';
+import type { TargetKind } from '../../scripts/lib/target-status.ts';
+
+export type { TargetKind } from '../../scripts/lib/target-status.ts';
 
 /** What tests need to reach a started backend. */
 export interface BackendConnection {

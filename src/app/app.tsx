@@ -1,10 +1,12 @@
 import { useEffect } from 'react';
-import { JoinPage } from '../features/auth/join-page.tsx';
-import { LoginPage } from '../features/auth/login-page.tsx';
-import { NoMembershipPage } from '../features/auth/no-membership-page.tsx';
-import { restoreSession } from '../features/auth/session.ts';
-import { SignupPage } from '../features/auth/signup-page.tsx';
-import { useSession } from '../features/auth/use-session.ts';
+import {
+  JoinPage,
+  LoginPage,
+  NoMembershipPage,
+  restoreSession,
+  SignupPage,
+  useSession,
+} from '../features/auth/index.ts';
 import { ErrorState, LoadingState } from '../components/states.tsx';
 import { paths } from '../lib/paths.ts';
 import { navigate, useLocation } from '../lib/router.tsx';

@@ -3,10 +3,9 @@ import { Avatar } from '../components/avatar.tsx';
 import { Button } from '../components/button.tsx';
 import { EmptyState } from '../components/states.tsx';
 import { hasAtLeast, type DeskRole } from '../../domain/roles.ts';
-import { handleAuthError, signOut, type SessionUser } from '../features/auth/session.ts';
+import { DeskStoreProvider, useDeskSync } from '../../store/index.ts';
+import { handleAuthError, signOut, type SessionUser } from '../features/auth/index.ts';
 import { BoardPage } from '../features/board/board-page.tsx';
-import { DeskDataProvider, useDesk } from '../features/desk-data/context.tsx';
-import { createDeskData } from '../features/desk-data/create.ts';
 import { HeaderMetrics } from '../features/header-metrics/header-metrics.tsx';
 import { OrderDrawer } from '../features/order-drawer/order-drawer.tsx';
 import { OrdersPage } from '../features/orders/orders-page.tsx';
@@ -14,14 +13,12 @@ import { ProductsPage } from '../features/products/products-page.tsx';
 import { TeamPage } from '../features/team/team-page.tsx';
 import { matchPath, paths } from '../lib/paths.ts';
 import { Link, useLocation } from '../lib/router.tsx';
+import { createAppDeskStore, watchErrors } from './desk-store.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
 
-/** Sends the person to sign in when the desk's data load finds the session gone. */
-function SessionWatch() {
-  const load = useDesk().useLoadState();
-  useEffect(() => {
-    if (load.status === 'error') handleAuthError(load.error);
-  }, [load]);
+/** Runs the desk store's sync while the shell is mounted. */
+function Sync() {
+  useDeskSync();
   return null;
 }
 
@@ -35,9 +32,11 @@ function NavLink({ to, current, children }: { to: string; current: boolean; chil
 
 /** The signed-in desk: header (nav, live metrics, connection, user), the page, the drawer. */
 export function DeskShell({ user, role }: { user: SessionUser; role: DeskRole }) {
-  // One data layer per signed-in member (the shell is keyed by user id).
+  // One store per signed-in member (the shell is keyed by user id).
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const desk = useMemo(() => createDeskData({ id: user.id, name: user.name, role }), []);
+  const store = useMemo(() => createAppDeskStore({ id: user.id, name: user.name, role }), []);
+  // Any error that says the session has ended sends the person to sign in.
+  useEffect(() => watchErrors(store, handleAuthError), [store]);
   const { pathname, search } = useLocation();
   const drawer = matchPath('/orders/:id', pathname);
   const background = drawer
@@ -61,8 +60,8 @@ export function DeskShell({ user, role }: { user: SessionUser; role: DeskRole })
     );
 
   return (
-    <DeskDataProvider desk={desk}>
-      <SessionWatch />
+    <DeskStoreProvider store={store}>
+      <Sync />
       <div className="shell">
         <header className="topbar">
           <Link to={paths.board} className="topbar__brand" aria-label="Livedesk board">
@@ -109,7 +108,7 @@ export function DeskShell({ user, role }: { user: SessionUser; role: DeskRole })
           </ErrorBoundary>
         )}
       </div>
-    </DeskDataProvider>
+    </DeskStoreProvider>
   );
 }
 

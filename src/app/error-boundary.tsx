@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { newReference } from '../lib/errors.ts';
+import { newReference } from '../../store/index.ts';
 
 /** Catches render errors below it and shows "Something went wrong (ref …)" with a reload. */
 export class ErrorBoundary extends Component<

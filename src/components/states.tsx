@@ -62,3 +62,13 @@ export function ErrorState({
     </div>
   );
 }
+
+/** The message of a failed action above a list, or nothing. */
+export function ErrorAlert({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <div className="alert alert--error" role="alert">
+      {message}
+    </div>
+  );
+}

@@ -1,6 +1,6 @@
 import jsonBigint from 'json-bigint/index.js';
 import { describe, expect, it } from 'vitest';
-import { Prng } from '../../store/sync/testing/prng.ts';
+import { Prng } from '../../store/testing.ts';
 import fastJsonBigintModule, { fastJsonBigint } from './json-bigint-fast.ts';
 
 /** The Appwrite SDK's reviver: json-bigint's big numbers become Number when safe, else BigInt. */

@@ -1,6 +1,7 @@
-import type { DeskState, LoadState } from '../state.ts';
+import type { DeskState } from '../state.ts';
+import type { LoadState } from '../sync/sync-state.ts';
 import type { ConnectionState } from '../sync/connection.ts';
-import type { DeskMetrics } from './metrics.ts';
+import type { DeskMetrics } from '../views/metrics.ts';
 
 /** The connection as the header shows it (status, next retry, last event time). */
 export function selectConnection(state: DeskState): ConnectionState {

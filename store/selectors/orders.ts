@@ -1,44 +1,43 @@
 import type { OrderAction } from '../../domain/order-machine.ts';
 import type { Order } from '../../domain/order.ts';
-import type { DeskState, OrderActionError } from '../state.ts';
+import type { EntityTable } from '../records/entity-table.ts';
+import type { DeskState } from '../state.ts';
 import {
   DEFAULT_ORDER_VIEW,
   orderViewKey,
   type BoardColumn,
   type OrderViewSpec,
-} from '../tables/order-views.ts';
-import type { SortedIndex } from '../tables/sorted-index.ts';
+} from '../views/order-views.ts';
+import type { SortedIndex } from '../views/sorted-index.ts';
 
 const DEFAULT_VIEW_KEY = orderViewKey(DEFAULT_ORDER_VIEW);
 
 /** One order as the desk shows it; the same reference until that order changes. */
 export function selectOrder(state: DeskState, id: string): Order | undefined {
-  return state.orders.get(id);
+  return state.shownOrders.get(id);
 }
 
-/** Every order held, by id: a new table when any order changes. */
-export function selectOrders(state: DeskState): DeskState['orders'] {
-  return state.orders;
+/**
+ * Every order shown, by id: a new table when any order changes, while an unchanged order keeps
+ * its identity (so a memoized row re-renders only when its order changed).
+ */
+export function selectOrders(state: DeskState): EntityTable<Order> {
+  return state.shownOrders;
 }
 
 /** Number of orders held. */
 export function selectOrderCount(state: DeskState): number {
-  return state.orders.size;
+  return state.shownOrders.size;
 }
 
 /** Whether an action of ours on this order is in flight (its record is optimistic). */
 export function selectIsPending(state: DeskState, id: string): boolean {
-  return state.pendingActions[id] !== undefined;
+  return state.optimistic[id] !== undefined;
 }
 
 /** The action of ours in flight on this order, or null. */
 export function selectPendingAction(state: DeskState, id: string): OrderAction | null {
-  return state.pendingActions[id] ?? null;
-}
-
-/** The last refused or failed action on this order, or null. */
-export function selectOrderError(state: DeskState, id: string): OrderActionError | null {
-  return state.orderErrors[id] ?? null;
+  return (state.running[`order:${id}`] as OrderAction | undefined) ?? null;
 }
 
 /**

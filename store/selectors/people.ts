@@ -1,6 +1,7 @@
 import type { Actor } from '../../domain/order-machine.ts';
-import type { DeskState, PresenceEntry, TeamMember } from '../state.ts';
-import type { EntityTable } from '../tables/entity-table.ts';
+import type { EntityTable } from '../records/entity-table.ts';
+import type { PresenceEntry, TeamMember } from '../records/people.ts';
+import type { DeskState } from '../state.ts';
 
 /** Someone else looking at an order. */
 export interface Viewer {
@@ -11,8 +12,8 @@ export interface Viewer {
 const viewerCache = new WeakMap<EntityTable<PresenceEntry>, Map<string, readonly Viewer[]>>();
 
 /**
- * The people other than `me` viewing `orderId`, by name. Memoized per presence table, so the
- * same array comes back until presences change.
+ * The people other than `me` viewing `orderId`, once each, by name. Memoized per presence
+ * table, so the same array comes back until presences change.
  */
 export function selectViewers(state: DeskState, orderId: string, me: string): readonly Viewer[] {
   let cache = viewerCache.get(state.presence);
@@ -34,9 +35,21 @@ export function selectViewers(state: DeskState, orderId: string, me: string): re
   return viewers;
 }
 
-/** Desk team members by name. */
+/** Desk team members (invited ones too), by name. */
 export function selectMembers(state: DeskState): readonly TeamMember[] {
   return state.memberList;
+}
+
+const confirmedCache = new WeakMap<readonly TeamMember[], readonly TeamMember[]>();
+
+/** Members who accepted, by name (the assignee filter's choices). */
+export function selectConfirmedMembers(state: DeskState): readonly TeamMember[] {
+  let list = confirmedCache.get(state.memberList);
+  if (!list) {
+    list = state.memberList.filter((member) => member.confirmed);
+    confirmedCache.set(state.memberList, list);
+  }
+  return list;
 }
 
 /** The signed-in actor, or null. */

@@ -35,10 +35,18 @@ describe('Coverage', () => {
     expect(c.riskFrom).toBeNull();
   });
 
-  it('is at risk from the watermark after a read while not active (from 0 when nothing seen)', () => {
+  it('is at risk from the watermark after a read while not active', () => {
+    // An empty read counts from a server time known to be past (another set's watermark); with
+    // none at all it does not count (the reads that follow bound what may be missed).
+    const unknown = new Coverage();
+    unknown.pageRead(false);
+    unknown.closed();
+    expect(unknown.riskFrom).toBeNull();
     const empty = new Coverage();
-    empty.pageRead(false);
-    expect(empty.riskFrom).toBe(0);
+    empty.pageRead(true, 40);
+    expect(empty.riskFrom).toBeNull();
+    empty.closed();
+    expect(empty.riskFrom).toBe(40);
     const c = new Coverage();
     c.observe(70);
     c.pageRead(false);

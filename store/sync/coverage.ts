@@ -18,7 +18,8 @@
 export class Coverage {
   #watermark: number | null = null;
   #riskFrom: number | null = null;
-  #read = false;
+  /** A server time past when the first read began, for a set read before anything was seen. */
+  #readAt: number | null = null;
 
   /** The latest `$updatedAt` seen (epoch ms), or null. */
   get watermark(): number | null {
@@ -39,15 +40,23 @@ export class Coverage {
     if (this.#riskFrom === null || from < this.#riskFrom) this.#riskFrom = from;
   }
 
-  /** A page was read (after its documents were observed); `active`: the subscription was throughout. */
-  pageRead(active: boolean): void {
-    this.#read = true;
-    if (!active) this.#atRisk(this.#watermark ?? 0);
+  /**
+   * A page was read (after its documents were observed; none for a read that found nothing);
+   * `active`: the subscription was throughout. `floor`: a server time known to be past when the
+   * read began, which bounds what may be missed in a set with nothing seen yet. Without either,
+   * the read does not count: the reads that follow bound what may be missed.
+   */
+  pageRead(active: boolean, floor?: number): void {
+    const from = this.#watermark ?? this.#readAt ?? floor ?? null;
+    if (from === null) return;
+    this.#readAt ??= from;
+    if (!active) this.#atRisk(from);
   }
 
   /** The subscription dropped. Before any read nothing can be missed: the first read covers it. */
   closed(): void {
-    if (this.#read) this.#atRisk(this.#watermark ?? 0);
+    const from = this.#watermark ?? this.#readAt;
+    if (from !== null) this.#atRisk(from);
   }
 
   /** Starts a recovery: returns where the delta read starts and clears the risk (null: none). */

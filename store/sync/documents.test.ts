@@ -79,7 +79,7 @@ describe('changeFromEvent', () => {
 
 describe('recordFromDocument', () => {
   it('converts with the domain converters and freezes deeply', () => {
-    const record = recordFromDocument('orders', doc);
+    const record = recordFromDocument('orders', doc)!;
     expect(record).toEqual(order);
     expect(Object.isFrozen(record.items)).toBe(true);
     expect(Object.isFrozen(record.items[0])).toBe(true);
@@ -94,7 +94,7 @@ describe('recordFromDocument', () => {
       kind: 'status',
       at: doc.$updatedAt,
       data: JSON.stringify({ from: 'paid', to: 'preparing', path: [{ step: 1 }] }),
-    } as DocumentMeta);
+    } as DocumentMeta)!;
     const data = activity.data as { path: { step: number }[] };
     expect(Object.isFrozen(activity)).toBe(true);
     expect(Object.isFrozen(data)).toBe(true);

@@ -48,13 +48,6 @@ function storeOrders(h: Harness) {
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 
-async function startLive(h: Harness) {
-  h.store.getState().startSync();
-  await settle();
-  h.server.connect();
-  await h.drain();
-}
-
 describe('SyncEngine', () => {
   it('subscribes first, buffers events during the snapshot, replays them, goes live', async () => {
     const h = createHarness();
@@ -87,7 +80,7 @@ describe('SyncEngine', () => {
   it('applies live events once per frame in one set', async () => {
     const h = createHarness();
     seedOrders(h, 5);
-    await startLive(h);
+    await h.startLive();
     let notifications = 0;
     const stop = h.store.subscribe(() => notifications++);
     for (const id of ['o1', 'o2', 'o3']) update(h, id, { status: 'preparing' });
@@ -105,7 +98,7 @@ describe('SyncEngine', () => {
   it('reconnecting (with the retry delay) → resyncing → live, recovering what the gap lost', async () => {
     const h = createHarness();
     seedOrders(h, 8);
-    await startLive(h);
+    await h.startLive();
     await h.advance(1000);
     h.server.disconnect();
     const reconnecting = h.store.getState().connection;
@@ -122,11 +115,7 @@ describe('SyncEngine', () => {
     h.server.commitDue();
     expect(h.server.inFlight).toHaveLength(0);
     await h.advance(800);
-    h.server.connect();
-    await settle();
-    expect(h.store.getState().connection.status).toBe('resyncing');
-    await h.drain();
-    expect(h.store.getState().connection.status).toBe('live');
+    expect(await h.reconnect()).toEqual(['resyncing', 'live']);
     // Every order at the server's version (the delta read brings whole ones).
     const version = (o: { id: string; rev: number; updatedAt: number; status: string }) =>
       `${o.id}@${o.rev}/${o.updatedAt}/${o.status}`;
@@ -140,7 +129,7 @@ describe('SyncEngine', () => {
   it('retries a failed resync after a delay', async () => {
     const h = createHarness();
     seedOrders(h, 3);
-    await startLive(h);
+    await h.startLive();
     h.server.disconnect();
     update(h, 'o1', { status: 'ready' });
     h.server.commitDue();
@@ -184,7 +173,7 @@ describe('SyncEngine', () => {
       mk('old-open', 40, 'paid'),
       mk('old-closed', 40, 'fulfilled'),
     ]);
-    await startLive(h);
+    await h.startLive();
     expect(
       storeOrders(h)
         .map((o) => o.id)
@@ -219,8 +208,8 @@ describe('SyncEngine', () => {
       ),
     ]);
     const listed: { collectionId: string; queries: readonly string[] }[] = [];
-    const list = h.server.listDocuments.bind(h.server);
-    h.server.listDocuments = (collectionId, queries) => {
+    const list = h.server.list.bind(h.server);
+    h.server.list = (collectionId, queries) => {
       listed.push({ collectionId, queries });
       return list(collectionId, queries);
     };
@@ -298,12 +287,12 @@ describe('SyncEngine', () => {
     const h = createHarness({ sync: { fullSync: ['products'] } });
     seedOrders(h, 2);
     const collections = new Set<string>();
-    const list = h.server.listDocuments.bind(h.server);
-    h.server.listDocuments = (collectionId, queries) => {
+    const list = h.server.list.bind(h.server);
+    h.server.list = (collectionId, queries) => {
       collections.add(collectionId);
       return list(collectionId, queries);
     };
-    await startLive(h);
+    await h.startLive();
     expect([...collections].sort()).toEqual(['orders', 'products']);
     h.server.write('exports', 'create', 'x1', { requestedBy: 'u1', status: 'queued' });
     h.server.commitDue();
@@ -312,7 +301,7 @@ describe('SyncEngine', () => {
     expect(h.store.getState().connection.status).toBe('live');
   });
 
-  it('retries a failed initial load', async () => {
+  it('keeps a failed initial load as a typed error, and retries it', async () => {
     const h = createHarness();
     seedOrders(h, 2);
     h.store.getState().startSync();
@@ -321,10 +310,12 @@ describe('SyncEngine', () => {
     await settle();
     h.server.fail();
     await settle();
-    expect(h.store.getState().load.status).toBe('error');
+    const load = h.store.getState().load;
+    expect(load.status).toBe('error');
+    expect(load.error).toMatchObject({ name: 'AppError', code: 'OFFLINE' });
     await h.advance(1000);
     await h.drain();
-    expect(h.store.getState().load.status).toBe('ready');
+    expect(h.store.getState().load).toMatchObject({ status: 'ready', error: null });
     expect(h.store.getState().orders.size).toBe(2);
   });
 
@@ -342,7 +333,7 @@ describe('SyncEngine', () => {
       $updatedAt: new Date(h.clock.now).toISOString(),
     });
     h.server.seed('notes', [note('n1', 'o0', 'first'), note('n2', 'o1', 'other order')]);
-    await startLive(h);
+    await h.startLive();
     const release = h.store.getState().loadOrderDetail('o0');
     expect(h.store.getState().details.o0!.status).toBe('loading');
     await h.drain();
@@ -376,7 +367,7 @@ describe('SyncEngine', () => {
   it("follows only the tracked orders' details: the server sends no others", async () => {
     const h = createHarness();
     seedOrders(h, 3);
-    await startLive(h);
+    await h.startLive();
     expect(h.server.subscriptions).toBe(1);
     const activity = (id: string, orderId: string) =>
       h.server.write('activity', 'create', id, { orderId, kind: 'claimed', actorName: 'Ana' });
@@ -418,7 +409,7 @@ describe('SyncEngine', () => {
   it('refreshes one order', async () => {
     const h = createHarness();
     seedOrders(h, 2);
-    await startLive(h);
+    await h.startLive();
     h.server.disconnect();
     update(h, 'o1', { status: 'ready' });
     h.server.commitDue();
@@ -467,7 +458,7 @@ describe('SyncEngine', () => {
         },
       },
     });
-    await startLive(h);
+    await h.startLive();
     listener!(false);
     expect(h.store.getState().connection.status).toBe('offline');
     listener!(true);

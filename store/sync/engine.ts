@@ -1,20 +1,29 @@
 import { Query } from 'appwrite';
-import { OPEN_STATUSES } from '../../domain/order.ts';
-import type { DocumentMeta, Order } from '../../domain/order.ts';
-import type { ExportJob, Product } from '../../domain/entities.ts';
-import { toAppError } from '../../src/lib/errors.ts';
-import type { DeskState, ErrorInfo } from '../state.ts';
-import type { RemoteChange, SyncedCollection } from '../tables/changes.ts';
+import type { DocumentMeta } from '../../domain/order.ts';
+import { toAppError } from '../appwrite/errors.ts';
+import type { RemoteChange, SyncedCollection } from '../records/changes.ts';
+import type { WholeSet } from '../records/records.ts';
+import type { DeskState } from '../state.ts';
+import type { DeskChange } from '../transactions.ts';
+import { nextConnection, type ConnectionEvent } from './connection.ts';
 import { Coverage } from './coverage.ts';
 import {
   changeFromDocument,
   changeFromEvent,
-  documentsChannel,
+  channelOf,
   listOrderFromDocument,
-  ORDER_LIST_SELECT,
   recordFromDocument,
 } from './documents.ts';
-import { cursorPages, deltaPages, isoTime, PAGE_SIZE } from './pager.ts';
+import { planInitialLoad, type FullSyncSet, type PlannedRead } from './load-plan.ts';
+import { readSnapshot } from './load-reader.ts';
+import { cursorPages, deltaPages, offsetPages, PAGE_SIZE } from './pager.ts';
+import {
+  INITIAL_PHASE,
+  RETRY_DELAYS_MS,
+  stepSync,
+  type SyncEffect,
+  type SyncInput,
+} from './phases.ts';
 import {
   browserNetwork,
   defaultFrameScheduler,
@@ -28,13 +37,14 @@ import {
   type SnapshotPort,
   type Timers,
 } from './ports.ts';
+import { detailStatus, trackDetail, untrackDetail, type LoadState } from './sync-state.ts';
 
-/** Collections loaded whole (in scope) and kept complete by delta reads. */
-const FULL_SYNC = ['orders', 'products', 'exports'] as const;
-/** A collection loaded whole and kept complete. */
-export type FullSync = (typeof FULL_SYNC)[number];
+/** Sets kept complete by delta reads by `$updatedAt` (never hard-deleted). */
+type DeltaSet = 'orders' | 'products' | 'exports';
+/** A set loaded whole and kept complete. */
+type FullSet = DeltaSet | WholeSet;
 
-/** Collections loaded per order, on demand. */
+/** Sets loaded per order, on demand. */
 const DETAIL_SYNC = ['notes', 'activity', 'attachments'] as const;
 
 /**
@@ -44,8 +54,6 @@ const DETAIL_SYNC = ['notes', 'activity', 'attachments'] as const;
 const MAX_FOLLOWED_ORDERS = 100;
 
 const IGNORE_CONNECTION: RealtimeHandlers = { onOpen: () => {}, onClose: () => {} };
-
-const DAY = 24 * 3600_000;
 
 /** The size of the first page of the newest orders (a screenful or two, shown at once). */
 const FIRST_PAGE = 250;
@@ -64,6 +72,7 @@ export interface SyncOptions {
   historyDays?: number;
   /** At most this many recent orders are loaded (the newest). */
   maxOrders?: number;
+  /** Page size of the collections' reads (members and presences are read in one page). */
   pageSize?: number;
   /** The recent orders are read in this many time slices at once (by `$createdAt`). */
   slices?: number;
@@ -74,14 +83,17 @@ export interface SyncOptions {
   /** Delay before retrying a failed read, by attempt (the last value repeats). */
   retryDelaysMs?: readonly number[];
   /**
-   * The collections besides `orders` that are loaded whole and kept complete (default: products
-   * and export jobs; staff can read no export jobs).
+   * The sets besides `orders` that are loaded whole and kept complete (default: products,
+   * export jobs, the team's members and the presences; staff can read no export jobs).
    */
-  fullSync?: readonly Exclude<FullSync, 'orders'>[];
+  fullSync?: readonly FullSyncSet[];
 }
 
-/** The statuses loaded whatever their age. */
-const ALWAYS_LOADED = [...OPEN_STATUSES, 'pending_payment'] as const;
+/** What the engine writes to: the store's state and its one commit. */
+export interface SyncTarget {
+  getState(): DeskState;
+  commit(change: DeskChange): void;
+}
 
 /** A `livedesk:` performance mark of the load's phases (`bench:ui` prints them). */
 function mark(name: string): void {
@@ -89,21 +101,17 @@ function mark(name: string): void {
     performance.mark(`livedesk:${name}`);
 }
 
-function errorInfo(error: unknown): ErrorInfo {
-  const appError = toAppError(error);
-  return { code: appError.code, message: appError.message };
-}
-
 /**
  * Keeps the store in sync with the backend: subscribe first and buffer; load the snapshot with
  * cursor pagination; replay the buffer; go live. On every reconnect: `reconnecting` (with the
  * SDK's retry delay), then `resyncing` (a delta read by `$updatedAt` from where changes may
- * have been missed, see {@link Coverage}), then `live`. Realtime events are queued and applied
- * once per frame in one `set`; applying is idempotent, so duplicates, reordering and overlap
- * between events and reads are harmless.
+ * have been missed, see {@link Coverage}; the members and presences, which the backend deletes
+ * for good, are read again whole), then `live`. Realtime events are queued and applied once per
+ * frame in one `set`; applying is idempotent, so duplicates, reordering and overlap between
+ * events and reads are harmless. When to do what is decided by the machine of `phases.ts`.
  */
 export class SyncEngine {
-  readonly #store: { getState(): DeskState };
+  readonly #store: SyncTarget;
   readonly #realtime: RealtimePort;
   readonly #snapshot: SnapshotPort;
   readonly #scheduler: FrameScheduler;
@@ -118,27 +126,23 @@ export class SyncEngine {
   readonly #activationWaitMs: number;
   readonly #tickMs: number;
   readonly #retryDelays: readonly number[];
-  readonly #fullSync: readonly FullSync[];
+  readonly #fullSync: readonly FullSyncSet[];
 
+  #phase = INITIAL_PHASE;
   #queue: RemoteChange[] = [];
   #eventsAt: number | null = null;
   #cancelFlush: (() => void) | null = null;
-  #buffering = true;
-  #running = false;
-  #active = false;
-  #closes = 0;
-  #initialDone = false;
-  /** Increases with every start and stop; async work of an older epoch stops at its next step. */
-  #epoch = 0;
-  #resyncing = false;
-  #resyncWanted = false;
+  /** Changes missed while a detail was read without an active subscription. */
   #detailRisk = false;
-  #failures = 0;
-  #coverage: Record<FullSync, Coverage> = {
+  #coverage: Record<FullSet, Coverage> = {
     orders: new Coverage(),
     products: new Coverage(),
     exports: new Coverage(),
+    members: new Coverage(),
+    presence: new Coverage(),
   };
+  /** While a whole set is read again: its changes since the read began, to apply after it. */
+  #replay: Partial<Record<WholeSet, RemoteChange[]>> = {};
   #activation: { resolve: () => void; promise: Promise<void> } | null = null;
   #subscription: RealtimeSubscription | null = null;
   /** The subscription to the tracked orders' details, and the key of the queries it was given. */
@@ -148,7 +152,7 @@ export class SyncEngine {
   #cleanups: (() => void)[] = [];
   #timerHandles = new Set<unknown>();
 
-  constructor(store: { getState(): DeskState }, options: SyncOptions, now: () => number) {
+  constructor(store: SyncTarget, options: SyncOptions, now: () => number) {
     this.#store = store;
     this.#realtime = options.realtime;
     this.#snapshot = options.snapshot;
@@ -163,39 +167,85 @@ export class SyncEngine {
     this.#slices = Math.max(1, Math.floor(options.slices ?? 4));
     this.#activationWaitMs = options.activationWaitMs ?? 2_000;
     this.#tickMs = options.tickMs ?? 5_000;
-    this.#retryDelays = options.retryDelaysMs ?? [1_000, 2_000, 5_000, 10_000];
-    this.#fullSync = ['orders', ...(options.fullSync ?? ['products', 'exports'])];
+    this.#retryDelays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
+    this.#fullSync = options.fullSync ?? ['products', 'exports', 'members', 'presence'];
   }
 
   get #state(): DeskState {
     return this.#store.getState();
   }
 
+  /** The sets loaded whole: orders and those of `fullSync`. */
+  get #fullSets(): FullSet[] {
+    return ['orders', ...this.#fullSync];
+  }
+
   /** Whether the engine is running (between {@link start} and its cleanup). */
   get running(): boolean {
-    return this.#running;
+    return this.#phase.stage !== 'stopped';
   }
+
+  // The machine ---------------------------------------------------------------------------------
+
+  #step(input: SyncInput): void {
+    const { phase, effects } = stepSync(this.#phase, input, this.#retryDelays);
+    this.#phase = phase;
+    for (const effect of effects) this.#do(effect, phase.run);
+  }
+
+  #do(effect: SyncEffect, run: number): void {
+    switch (effect.type) {
+      case 'load':
+        void this.#initialLoad(run);
+        return;
+      case 'load-later':
+        this.#later(() => void this.#initialLoad(run), effect.delayMs);
+        return;
+      case 'go-live':
+        this.flush();
+        return;
+      case 'resync':
+        void this.#resync(run);
+        return;
+      case 'resync-later':
+        this.#later(() => this.#step({ type: 'resync-wanted' }), effect.delayMs);
+        return;
+      case 'synced':
+        this.#connection({ type: 'synced', at: this.#now() });
+        return;
+    }
+  }
+
+  #atRisk(): boolean {
+    return this.#detailRisk || this.#fullSets.some((c) => this.#coverage[c].riskFrom !== null);
+  }
+
+  #connection(event: ConnectionEvent): void {
+    const current = this.#state.connection;
+    const connection = nextConnection(current, event);
+    if (connection !== current) this.#store.commit({ sync: { connection } });
+  }
+
+  #setLoad(load: Partial<LoadState>): void {
+    this.#store.commit({ sync: { load: { ...this.#state.load, ...load } } });
+  }
+
+  // Lifecycle -----------------------------------------------------------------------------------
 
   /** Starts syncing (again after a stop: a fresh load); returns the cleanup (idempotent). */
   start(): () => void {
-    if (this.#running) return () => this.stop();
-    this.#running = true;
-    const epoch = ++this.#epoch;
-    this.#buffering = true;
-    this.#initialDone = false;
-    this.#active = false;
-    this.#resyncing = false;
-    this.#resyncWanted = false;
+    if (this.running) return () => this.stop();
     let resolve!: () => void;
     const promise = new Promise<void>((r) => (resolve = r));
     this.#activation = { resolve, promise };
-    if (!this.#network.online()) this.#state.connectionEvent({ type: 'offline', at: this.#now() });
+    const run = this.#phase.run + 1;
+    if (!this.#network.online()) this.#connection({ type: 'offline', at: this.#now() });
     this.#cleanups.push(
       this.#network.subscribe((online) =>
-        this.#state.connectionEvent({ type: online ? 'online' : 'offline', at: this.#now() }),
+        this.#connection({ type: online ? 'online' : 'offline', at: this.#now() }),
       ),
     );
-    const channels = this.#fullSync.map(documentsChannel);
+    const channels = this.#fullSets.map(channelOf);
     this.#realtime
       .subscribe(channels, (event) => this.#onEvent(event), {
         onOpen: () => this.#onOpen(),
@@ -203,26 +253,26 @@ export class SyncEngine {
       })
       .then(
         (subscription) => {
-          if (epoch === this.#epoch) this.#subscription = subscription;
+          if (run === this.#phase.run) this.#subscription = subscription;
           else void subscription.close();
         },
         () => {
           // The SDK keeps the subscription registered and reconnects by itself.
         },
       );
+    mark('sync-start');
+    this.#step({ type: 'start' });
     void this.#followDetails();
     this.#scheduleTick();
-    mark('sync-start');
-    void this.#initialLoad(epoch);
     return () => this.stop();
   }
 
   /** Stops syncing: closes the subscription, drops queued events and timers. */
   stop(): void {
-    if (!this.#running) return;
-    this.#running = false;
-    this.#epoch++;
+    if (!this.running) return;
+    this.#step({ type: 'stop' });
     this.#queue = [];
+    this.#replay = {};
     void this.#subscription?.close();
     this.#subscription = null;
     const details = this.#details;
@@ -238,10 +288,10 @@ export class SyncEngine {
   }
 
   #later(callback: () => void, ms: number): void {
-    const epoch = this.#epoch;
+    const run = this.#phase.run;
     const handle = this.#timers.setTimeout(() => {
       this.#timerHandles.delete(handle);
-      if (epoch === this.#epoch) callback();
+      if (run === this.#phase.run) callback();
     }, ms);
     this.#timerHandles.add(handle);
   }
@@ -253,11 +303,6 @@ export class SyncEngine {
     }, this.#tickMs);
   }
 
-  #retryDelay(): number {
-    const delays = this.#retryDelays;
-    return delays[Math.min(this.#failures++, delays.length - 1)] ?? 1_000;
-  }
-
   // Realtime -----------------------------------------------------------------------------------
 
   /** Whether an event's document matters: notes, activity and attachments of tracked orders only. */
@@ -266,46 +311,38 @@ export class SyncEngine {
     this.#state.details[(doc as { orderId?: string }).orderId ?? ''] !== undefined;
 
   #onEvent(event: RealtimeEvent): void {
-    if (!this.#running) return;
+    if (!this.running) return;
     // Details of orders no view tracks are dropped before they are converted (about half the
     // traffic: every workflow step writes an activity record).
     const change = changeFromEvent(event, this.#wanted);
     if (change === null) return;
-    if (
-      change.collection === 'orders' ||
-      change.collection === 'products' ||
-      change.collection === 'exports'
-    )
-      this.#coverage[change.collection].observe(change.record.updatedAt);
+    const coverage = this.#coverage[change.collection as FullSet] as Coverage | undefined;
+    coverage?.observe(change.record.updatedAt);
+    this.#replay[change.collection as WholeSet]?.push(change);
     this.#queue.push(change);
     this.#eventsAt = this.#now();
-    if (!this.#buffering && this.#cancelFlush === null)
+    if (this.#phase.stage === 'running' && this.#cancelFlush === null)
       this.#cancelFlush = this.#scheduler.schedule(() => {
         this.#cancelFlush = null;
         this.flush();
       });
   }
 
-  #atRisk(): boolean {
-    return this.#detailRisk || FULL_SYNC.some((c) => this.#coverage[c].riskFrom !== null);
-  }
-
   #onOpen(): void {
-    if (!this.#running) return;
-    this.#active = true;
-    const resync = this.#initialDone && this.#atRisk();
-    this.#state.connectionEvent({ type: 'open', at: this.#now(), resync });
+    if (!this.running) return;
+    const atRisk = this.#atRisk();
+    const resync = this.#phase.stage === 'running' && atRisk;
+    this.#connection({ type: 'open', at: this.#now(), resync });
     this.#activation?.resolve();
-    if (resync) void this.#resync(this.#epoch);
+    this.#step({ type: 'open', atRisk });
   }
 
   #onClose(): void {
-    if (!this.#running) return;
-    this.#active = false;
-    this.#closes++;
-    for (const collection of FULL_SYNC) this.#coverage[collection].closed();
+    if (!this.running) return;
+    for (const collection of this.#fullSets) this.#coverage[collection].closed();
     if (Object.keys(this.#state.details).length) this.#detailRisk = true;
-    this.#state.connectionEvent({
+    this.#step({ type: 'close' });
+    this.#connection({
       type: 'close',
       at: this.#now(),
       retryDelayMs: this.#realtime.nextRetryDelayMs(),
@@ -314,7 +351,7 @@ export class SyncEngine {
 
   /** Applies every queued change now, in one `set` (normally done once per frame). */
   flush(): void {
-    if (this.#buffering) return;
+    if (this.#phase.stage !== 'running') return;
     this.#cancelFlush?.();
     this.#cancelFlush = null;
     if (this.#queue.length === 0) return;
@@ -329,293 +366,269 @@ export class SyncEngine {
 
   /**
    * Reads pages from `pages`, converting each document (whole, or with `convert`); `onPage` gets
-   * the changes and whether the subscription was active for the whole read (else what follows
-   * may have been missed), and returns `false` to stop reading.
+   * the changes (none, once, for a read that found nothing) and whether the subscription was
+   * active for the whole read (else what follows may have been missed), and returns `false` to
+   * stop reading.
    */
   async #read(
-    epoch: number | (() => boolean),
+    alive: () => boolean,
     collection: SyncedCollection,
     pages: AsyncGenerator<readonly DocumentMeta[]>,
     onPage: (changes: RemoteChange[], active: boolean) => void | boolean,
-    convert: (doc: DocumentMeta) => RemoteChange = (doc) => changeFromDocument(collection, doc),
+    convert: (doc: DocumentMeta) => RemoteChange | null = (doc) =>
+      changeFromDocument(collection, doc),
   ): Promise<void> {
-    const alive = typeof epoch === 'number' ? () => epoch === this.#epoch : epoch;
+    let read = 0;
     for (;;) {
-      const closes = this.#closes;
-      const wasActive = this.#active;
+      const drops = this.#phase.drops;
+      const wasActive = this.#phase.active;
       const next = await pages.next();
       if (!alive()) {
         await pages.return(undefined);
         return;
       }
-      if (next.done) return;
-      const active = wasActive && this.#active && closes === this.#closes;
-      if (onPage(next.value.map(convert), active) === false) {
+      const active = wasActive && this.#phase.active && drops === this.#phase.drops;
+      // Nothing at all is a read too: what changes after it must be caught up.
+      if (next.done) {
+        if (read === 0) onPage([], active);
+        return;
+      }
+      read++;
+      const changes: RemoteChange[] = [];
+      for (const doc of next.value) {
+        const change = convert(doc);
+        if (change !== null) changes.push(change);
+      }
+      if (onPage(changes, active) === false) {
         await pages.return(undefined);
         return;
       }
     }
   }
 
-  #observePage(collection: FullSync, changes: readonly RemoteChange[], active: boolean): void {
+  #observePage(collection: FullSet, changes: readonly RemoteChange[], active: boolean): void {
     const coverage = this.#coverage[collection];
     for (const change of changes) coverage.observe(change.record.updatedAt);
-    coverage.pageRead(active);
+    const seen = this.#latestSeen();
+    coverage.pageRead(active, seen === -Infinity ? undefined : seen);
   }
 
-  /**
-   * The recent orders' time slices, newest first: `[from, to)` by `$createdAt` from `since`,
-   * the newest open-ended (orders created while we read are in it, or come as events).
-   */
-  #recentSlices(since: number, now: number): { from: number; to: number | null }[] {
-    const step = Math.max(1, (now - since) / this.#slices);
-    return Array.from({ length: this.#slices }, (_, i) => ({
-      from: i === this.#slices - 1 ? since : Math.round(now - (i + 1) * step),
-      to: i === 0 ? null : Math.round(now - i * step),
-    }));
+  #pagesOf(read: PlannedRead): AsyncGenerator<readonly DocumentMeta[]> {
+    const options = {
+      // Offset pages of a set that changes may skip a record: read small sets in one page.
+      pageSize: read.paging === 'offset' ? PAGE_SIZE : this.#pageSize,
+      ...(read.max === undefined ? {} : { max: read.max }),
+      ...(read.firstPageSize === undefined ? {} : { firstPageSize: read.firstPageSize }),
+    };
+    return read.paging === 'cursor'
+      ? cursorPages(this.#snapshot, read.collection, read.queries, options)
+      : offsetPages(this.#snapshot, read.collection, read.queries, options);
   }
 
-  /**
-   * The first load. Orders: the list fields (see `ORDER_LIST_SELECT`) of those created in the
-   * last `historyDays`, in time slices read at once, newest first within each and cut at
-   * `maxOrders` overall, plus the open ones of any age; products and export jobs whole. The
-   * newest orders are shown as soon as their first page is in, everything in one pass at the end.
-   */
-  async #initialLoad(epoch: number): Promise<void> {
-    const store = this.#state;
-    store.setLoad({ status: 'loading', loaded: 0, error: null });
+  /** The first load: the plan of `load-plan.ts`, carried out by `load-reader.ts`. */
+  async #initialLoad(run: number): Promise<void> {
+    this.#setLoad({ status: 'loading', loaded: 0, error: null });
     await Promise.race([
       this.#activation!.promise,
       new Promise<void>((resolve) => this.#later(resolve, this.#activationWaitMs)),
     ]);
-    if (epoch !== this.#epoch) return;
+    if (run !== this.#phase.run) return;
     mark('snapshot-start');
-    const now = this.#now();
-    const since = now - this.#historyDays * DAY;
-    const slices = this.#recentSlices(since, now);
-    /** Recent orders per slice (newest slice first), each newest first. */
-    const recent: Order[][] = slices.map(() => []);
-    const olderOpen: Order[] = [];
-    const products: Product[] = [];
-    const exports: ExportJob[] = [];
-    let loaded = 0;
+    const plan = planInitialLoad(
+      {
+        historyDays: this.#historyDays,
+        maxOrders: this.#maxOrders,
+        slices: this.#slices,
+        firstPageSize: FIRST_PAGE,
+        fullSync: this.#fullSync,
+      },
+      this.#now(),
+    );
     let shown = false;
-    let failed = false;
-    const alive = () => !failed && epoch === this.#epoch;
-    const max = this.#maxOrders;
-    /** Whether slice `i` and the newer ones hold the newest `max` orders already. */
-    const full = (i: number) => {
-      let count = 0;
-      for (let j = 0; j <= i; j++) count += recent[j]!.length;
-      return count >= max;
-    };
-    let newestIn!: () => void;
-    const newestPage = new Promise<void>((resolve) => (newestIn = resolve));
-    const ordersPage = (into: Order[]) => (changes: RemoteChange[], active: boolean) => {
-      this.#observePage('orders', changes, active);
-      for (const change of changes) into.push(change.record as Order);
-      loaded += changes.length;
-      this.#state.setLoad({ loaded });
-      if (into !== recent[0]) return;
-      newestIn();
-      if (!shown && this.#state.orders.size === 0) {
-        // The newest orders are shown at once; everything comes in one pass at the end.
-        shown = true;
-        this.#state.loadSnapshot({ orders: recent.flat() });
-        mark('snapshot-shown');
-      }
-    };
-    const collect =
-      (collection: 'products' | 'exports', into: unknown[]) =>
-      (changes: RemoteChange[], active: boolean) => {
-        this.#observePage(collection, changes, active);
-        for (const change of changes) into.push(change.record);
-      };
-    const pages = (collection: FullSync, queries: string[], max?: number, first?: number) =>
-      cursorPages(this.#snapshot, collection, queries, {
-        pageSize: this.#pageSize,
-        ...(max === undefined ? {} : { max }),
-        ...(first === undefined ? {} : { firstPageSize: first }),
-      });
-    const listed = (doc: DocumentMeta): RemoteChange => ({
-      collection: 'orders',
-      kind: 'upsert',
-      record: listOrderFromDocument(doc),
-    });
-    const select = Query.select([...ORDER_LIST_SELECT]);
+    const asOf: Partial<Record<WholeSet, number>> = {};
+    let snapshot;
     try {
-      const readSlice = (i: number) =>
-        this.#read(
-          alive,
-          'orders',
-          pages(
-            'orders',
-            [
-              Query.greaterThanEqual('$createdAt', isoTime(slices[i]!.from)),
-              ...(slices[i]!.to === null
-                ? []
-                : [Query.lessThan('$createdAt', isoTime(slices[i]!.to!))]),
-              Query.orderDesc('$createdAt'),
-              select,
-            ],
-            max,
-            // The newest page is small: it is shown at once, and the rest waits for it.
-            i === 0 ? FIRST_PAGE : undefined,
-          ),
-          (changes, active) => {
-            ordersPage(recent[i]!)(changes, active);
-            return !full(i);
-          },
-          listed,
-        );
-      const newest = readSlice(0);
-      void newest.then(newestIn, newestIn);
-      // The rest starts once the newest page is in: the first observation sets the watermark a
-      // resync would start from (an older one, from an older slice, would widen it).
-      const rest = newestPage.then(() =>
-        Promise.all([
-          ...slices.slice(1).map((_, i) => readSlice(i + 1)),
-          this.#read(
-            alive,
-            'orders',
-            pages('orders', [
-              Query.equal('status', [...ALWAYS_LOADED]),
-              Query.lessThan('$createdAt', isoTime(since)),
-              Query.orderAsc('$createdAt'),
-              select,
-            ]),
-            ordersPage(olderOpen),
-            listed,
-          ),
-          this.#fullSync.includes('products') &&
-            this.#read(
-              alive,
-              'products',
-              pages('products', [Query.orderAsc('$createdAt')]),
-              collect('products', products),
-            ),
-          this.#fullSync.includes('exports') &&
-            this.#read(
-              alive,
-              'exports',
-              pages('exports', [
-                Query.greaterThanEqual('$createdAt', isoTime(since)),
-                Query.orderDesc('$createdAt'),
-              ]),
-              collect('exports', exports),
-            ),
-        ]),
-      );
-      await Promise.all([newest, rest]).catch((error: unknown) => {
-        failed = true;
-        throw error;
+      snapshot = await readSnapshot(plan, {
+        read: (read, onPage, alive) => {
+          // A set read whole replaces what is held: the events it received before this read
+          // are in the read (and one of them could bring back what was deleted since).
+          if (read.part === 'members' || read.part === 'presence') {
+            this.#queue = this.#queue.filter((change) => change.collection !== read.part);
+            asOf[read.part] = this.#wholeAsOf();
+          }
+          return this.#read(
+            () => alive() && run === this.#phase.run,
+            read.collection,
+            this.#pagesOf(read),
+            (changes, active) => {
+              this.#observePage(read.collection as FullSet, changes, active);
+              return onPage(changes.map((change) => change.record));
+            },
+            read.copy === 'list'
+              ? (doc) => ({
+                  collection: 'orders',
+                  kind: 'upsert',
+                  record: listOrderFromDocument(doc),
+                })
+              : undefined,
+          );
+        },
+        newest: (orders) => {
+          if (this.#state.orders.size !== 0) return;
+          // The newest orders are shown at once; everything comes in one pass at the end.
+          shown = true;
+          this.#state.loadSnapshot({ orders: [...orders] });
+          mark('snapshot-shown');
+        },
+        progress: (loaded) => this.#setLoad({ loaded }),
       });
     } catch (error) {
-      if (epoch !== this.#epoch) return;
-      this.#state.setLoad({ status: 'error', error: errorInfo(error) });
-      this.#later(() => void this.#initialLoad(epoch), this.#retryDelay());
+      if (run !== this.#phase.run) return;
+      this.#setLoad({ status: 'error', error: toAppError(error) });
+      this.#step({ type: 'load-failed' });
       return;
     }
-    if (epoch !== this.#epoch) return;
+    if (run !== this.#phase.run) return;
     mark('snapshot-fetched');
-    this.#failures = 0;
-    const orders = recent.flat();
-    if (orders.length > max) orders.length = max;
-    for (const order of olderOpen) orders.push(order);
-    this.#state.loadSnapshot({ orders, products, exports }, { replace: shown });
-    this.#buffering = false;
-    this.flush();
+    this.#state.loadSnapshot(snapshot, { replace: shown, asOf });
+    this.#step({ type: 'loaded', atRisk: this.#atRisk() });
     mark('snapshot-applied');
-    this.#initialDone = true;
-    this.#state.setLoad({ status: 'ready', loaded: this.#state.orders.size, error: null });
-    if (this.#atRisk()) {
-      if (this.#active) void this.#resync(epoch);
-    } else this.#state.connectionEvent({ type: 'synced', at: this.#now() });
+    this.#setLoad({ status: 'ready', loaded: this.#state.orders.size, error: null });
   }
 
-  async #resync(epoch: number): Promise<void> {
-    if (epoch !== this.#epoch) return;
-    if (this.#resyncing) {
-      this.#resyncWanted = true;
+  /**
+   * A time a whole read that starts now is known to cover: the latest change seen in any set (a
+   * server time already past), less the margin for writes visible later than stamped (-∞ before
+   * any).
+   */
+  #wholeAsOf(): number {
+    return this.#latestSeen() - this.#margin;
+  }
+
+  /** The latest change seen in any set: a server time already past (-∞ before any). */
+  #latestSeen(): number {
+    let seen = -Infinity;
+    for (const coverage of Object.values(this.#coverage))
+      if (coverage.watermark !== null && coverage.watermark > seen) seen = coverage.watermark;
+    return seen;
+  }
+
+  /** One catch-up pass: what may have been missed in each set, and the tracked details. */
+  async #resync(run: number): Promise<void> {
+    if (run !== this.#phase.run) return;
+    this.#connection({ type: 'resync', at: this.#now() });
+    const from: Partial<Record<FullSet, number>> = {};
+    for (const collection of this.#fullSets) {
+      const start = this.#coverage[collection].take();
+      if (start !== null) from[collection] = start;
+    }
+    const details = this.#detailRisk;
+    this.#detailRisk = false;
+    const alive = () => run === this.#phase.run;
+    try {
+      for (const collection of this.#fullSets) {
+        const start = from[collection];
+        if (start === undefined) continue;
+        if (collection === 'members' || collection === 'presence')
+          await this.#readWhole(alive, collection);
+        else
+          await this.#read(
+            alive,
+            collection,
+            deltaPages(this.#snapshot, collection, start - this.#margin, [], this.#pageSize),
+            (changes, active) => {
+              this.#observePage(collection, changes, active);
+              this.#queue.push(...changes);
+              this.flush();
+            },
+          );
+        if (!alive()) return;
+      }
+      if (details)
+        for (const orderId of Object.keys(this.#state.details))
+          await this.#loadDetail(run, orderId);
+    } catch {
+      for (const collection of this.#fullSets) {
+        const start = from[collection];
+        if (start !== undefined) this.#coverage[collection].restore(start);
+      }
+      if (details) this.#detailRisk = true;
+      if (alive()) this.#step({ type: 'resync-failed' });
       return;
     }
-    this.#resyncing = true;
+    if (alive()) this.#step({ type: 'resync-done', atRisk: this.#atRisk() });
+  }
+
+  /**
+   * Reads a whole set again and puts it in place of what is held, then applies its changes that
+   * came in meanwhile (a delete during the read must not be undone by the older read).
+   */
+  async #readWhole(alive: () => boolean, collection: WholeSet): Promise<void> {
+    const asOf = this.#wholeAsOf();
+    const replay: RemoteChange[] = [];
+    this.#replay[collection] = replay;
+    const records: unknown[] = [];
     try {
-      do {
-        this.#resyncWanted = false;
-        this.#state.connectionEvent({ type: 'resync', at: this.#now() });
-        const from: Partial<Record<FullSync, number>> = {};
-        for (const collection of this.#fullSync) {
-          const start = this.#coverage[collection].take();
-          if (start !== null) from[collection] = start;
-        }
-        const details = this.#detailRisk;
-        this.#detailRisk = false;
-        const restore = () => {
-          for (const collection of this.#fullSync) {
-            const start = from[collection];
-            if (start !== undefined) this.#coverage[collection].restore(start);
-          }
-          if (details) this.#detailRisk = true;
-        };
-        try {
-          for (const collection of this.#fullSync) {
-            const start = from[collection];
-            if (start === undefined) continue;
-            await this.#read(
-              epoch,
-              collection,
-              deltaPages(this.#snapshot, collection, start - this.#margin, [], this.#pageSize),
-              (changes, active) => {
-                this.#observePage(collection, changes, active);
-                this.#queue.push(...changes);
-                this.flush();
-              },
-            );
-            if (epoch !== this.#epoch) return;
-          }
-          if (details)
-            for (const orderId of Object.keys(this.#state.details))
-              await this.#loadDetail(epoch, orderId);
-        } catch {
-          restore();
-          if (epoch !== this.#epoch) return;
-          this.#later(() => void this.#resync(epoch), this.#retryDelay());
-          return;
-        }
-        this.#failures = 0;
-      } while (epoch === this.#epoch && this.#active && (this.#resyncWanted || this.#atRisk()));
-      if (epoch === this.#epoch && this.#active)
-        this.#state.connectionEvent({ type: 'synced', at: this.#now() });
+      await this.#read(
+        alive,
+        collection,
+        offsetPages(this.#snapshot, collection, []),
+        (changes, active) => {
+          this.#observePage(collection, changes, active);
+          for (const change of changes) records.push(change.record);
+        },
+      );
     } finally {
-      this.#resyncing = false;
+      delete this.#replay[collection];
     }
+    if (!alive()) return;
+    this.flush();
+    this.#store.commit({
+      replace: [{ collection, records, asOf } as NonNullable<DeskChange['replace']>[number]],
+      remote: replay,
+    });
   }
 
   // Details and single orders ----------------------------------------------------------------
 
-  /** Tracks an order's notes, activity and attachments (loads them, keeps them live); returns the release. */
+  /**
+   * Tracks an order's detail (loads the whole order when only its list copy is held, its notes,
+   * activity and attachments, and keeps them live); returns the release.
+   */
   loadOrderDetail(orderId: string): () => void {
     const first = this.#state.details[orderId] === undefined;
-    this.#state.trackOrderDetail(orderId);
-    if (first && this.#running) {
-      const epoch = this.#epoch;
-      const load = () => this.#loadDetail(epoch, orderId);
-      void this.#followDetails()
-        .then(load, () => {
-          // Not followed: what the read misses comes with the next resync.
-          this.#detailRisk = true;
-          return load();
-        })
-        .catch(() => {});
-    }
+    this.#store.commit({ sync: { details: trackDetail(this.#state.details, orderId) } });
+    if (first && this.running) this.#startDetail(orderId);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.#state.untrackOrderDetail(orderId);
-      if (this.#state.details[orderId] === undefined) void this.#followDetails();
+      const { details, dropped } = untrackDetail(this.#state.details, orderId);
+      this.#store.commit({ sync: { details }, ...(dropped ? { dropDetail: orderId } : {}) });
+      if (dropped) void this.#followDetails();
     };
+  }
+
+  /** Reads a tracked detail that failed again. */
+  retryOrderDetail(orderId: string): void {
+    const detail = this.#state.details[orderId];
+    if (!detail || detail.status !== 'error') return;
+    this.#store.commit({
+      sync: { details: detailStatus(this.#state.details, orderId, { status: 'loading' }) },
+    });
+    void this.#loadDetail(this.#phase.run, orderId).catch(() => {});
+  }
+
+  #startDetail(orderId: string): void {
+    const run = this.#phase.run;
+    const load = () => this.#loadDetail(run, orderId);
+    void this.#followDetails()
+      .then(load, () => {
+        // Not followed: what the read misses comes with the next resync.
+        this.#detailRisk = true;
+        return load();
+      })
+      .catch(() => {});
   }
 
   /**
@@ -624,7 +637,7 @@ export class SyncEngine {
    */
   #followDetails(): Promise<void> {
     const step = async () => {
-      if (!this.#running) return;
+      if (!this.running) return;
       const ids = Object.keys(this.#state.details).sort();
       const queries = ids.length > MAX_FOLLOWED_ORDERS ? [] : [Query.equal('orderId', ids)];
       const key = JSON.stringify(queries);
@@ -634,7 +647,7 @@ export class SyncEngine {
         if (current) await (await current.subscription).close();
       } else if (!current) {
         const subscription = this.#realtime.subscribe(
-          DETAIL_SYNC.map(documentsChannel),
+          DETAIL_SYNC.map(channelOf),
           (event) => this.#onEvent(event),
           IGNORE_CONNECTION,
           queries,
@@ -651,12 +664,30 @@ export class SyncEngine {
     return next;
   }
 
-  async #loadDetail(epoch: number, orderId: string): Promise<void> {
-    if (epoch !== this.#epoch || !this.#state.details[orderId]) return;
+  /** Reads an order's detail: the whole order if only its list copy is held, then the rest. */
+  async #loadDetail(run: number, orderId: string): Promise<void> {
+    if (run !== this.#phase.run || !this.#state.details[orderId]) return;
+    const alive = () => run === this.#phase.run;
     try {
+      const held = this.#state.orders.get(orderId);
+      if (held === undefined || held.partial) {
+        const found = await this.#readOrder(orderId);
+        if (!alive()) return;
+        if (!found) {
+          this.#store.commit({
+            sync: {
+              details: detailStatus(this.#state.details, orderId, {
+                status: 'ready',
+                missing: true,
+              }),
+            },
+          });
+          return;
+        }
+      }
       for (const collection of DETAIL_SYNC) {
         await this.#read(
-          epoch,
+          alive,
           collection,
           cursorPages(
             this.#snapshot,
@@ -671,29 +702,37 @@ export class SyncEngine {
         );
       }
       this.flush();
-      if (this.#state.details[orderId]) this.#state.setOrderDetailStatus(orderId, 'ready');
+      this.#store.commit({
+        sync: { details: detailStatus(this.#state.details, orderId, { status: 'ready' }) },
+      });
     } catch (error) {
       this.flush();
-      if (this.#state.details[orderId])
-        this.#state.setOrderDetailStatus(orderId, 'error', errorInfo(error));
+      this.#store.commit({
+        sync: {
+          details: detailStatus(this.#state.details, orderId, {
+            status: 'error',
+            error: toAppError(error, 'view this order'),
+          }),
+        },
+      });
       throw error;
     }
   }
 
+  /** Reads one order and queues it; whether the backend has it (for us). */
+  async #readOrder(orderId: string): Promise<boolean> {
+    const page = await this.#snapshot.list('orders', [Query.equal('$id', orderId), Query.limit(1)]);
+    const doc = page.documents[0];
+    if (!doc) return false;
+    const record = recordFromDocument('orders', doc)!;
+    this.#coverage.orders.observe(record.updatedAt);
+    this.#queue.push({ collection: 'orders', kind: 'upsert', record });
+    this.flush();
+    return true;
+  }
+
   /** Reads one order again and applies it (after a conflict, so the view shows who won). */
   async refreshOrder(orderId: string): Promise<void> {
-    const page = await this.#snapshot.listDocuments('orders', [
-      Query.equal('$id', orderId),
-      Query.limit(1),
-    ]);
-    const doc = page.documents[0];
-    if (!doc) return;
-    this.#coverage.orders.observe(Date.parse(doc.$updatedAt));
-    this.#queue.push({
-      collection: 'orders',
-      kind: 'upsert',
-      record: recordFromDocument('orders', doc),
-    });
-    this.flush();
+    await this.#readOrder(orderId);
   }
 }

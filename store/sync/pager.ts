@@ -1,5 +1,6 @@
 import { Query } from 'appwrite';
 import type { DocumentMeta } from '../../domain/order.ts';
+import type { SyncedCollection } from '../records/changes.ts';
 import type { SnapshotPort } from './ports.ts';
 
 /** The backend's maximum page size. */
@@ -20,7 +21,7 @@ export interface PageOptions {
 }
 
 /**
- * Pages through `collectionId` with `cursorAfter`, for orderings on attributes that never
+ * Pages through `collection` with `cursorAfter`, for orderings on attributes that never
  * change (`$createdAt`, `$sequence`): Appwrite resumes from the cursor document's *current*
  * values, which is only safe when they cannot have moved. Stops at a short page or at `max`.
  * The next page is requested before this one is handed over, so the server reads it while the
@@ -28,14 +29,14 @@ export interface PageOptions {
  */
 export async function* cursorPages(
   port: SnapshotPort,
-  collectionId: string,
+  collection: SyncedCollection,
   queries: readonly string[],
   options: PageOptions = {},
 ): AsyncGenerator<readonly DocumentMeta[]> {
   const pageSize = options.pageSize ?? PAGE_SIZE;
   const max = options.max ?? Infinity;
   const request = (cursor: string | null, limit: number) =>
-    port.listDocuments(collectionId, [
+    port.list(collection, [
       ...queries,
       Query.limit(limit),
       ...(cursor === null ? [] : [Query.cursorAfter(cursor)]),
@@ -85,24 +86,49 @@ export function deltaQueries(
   ];
 }
 
-/** Pages through every document of `collectionId` changed at or after `since` (see {@link deltaQueries}). */
+/** Pages through every document of `collection` changed at or after `since` (see {@link deltaQueries}). */
 export async function* deltaPages(
   port: SnapshotPort,
-  collectionId: string,
+  collection: SyncedCollection,
   since: number,
   extra: readonly string[] = [],
   pageSize = PAGE_SIZE,
 ): AsyncGenerator<readonly DocumentMeta[]> {
   let after: { updatedAt: number; id: string } | null = null;
   for (;;) {
-    const page = await port.listDocuments(collectionId, [
-      ...extra,
-      ...deltaQueries(since, after, pageSize),
-    ]);
+    const page = await port.list(collection, [...extra, ...deltaQueries(since, after, pageSize)]);
     const documents = page.documents;
     if (documents.length) yield documents;
     if (documents.length < pageSize) return;
     const last = documents[documents.length - 1]!;
     after = { updatedAt: Date.parse(last.$updatedAt), id: last.$id };
+  }
+}
+
+/**
+ * Pages through a list endpoint that pages only by `offset` (the team's memberships, the
+ * presences): small sets, read in pages of the backend's maximum (a change between two pages can
+ * shift the offsets: a set larger than one page may miss a record until its next read). Stops at
+ * a short page or `max`.
+ */
+export async function* offsetPages(
+  port: SnapshotPort,
+  collection: SyncedCollection,
+  queries: readonly string[],
+  options: PageOptions = {},
+): AsyncGenerator<readonly DocumentMeta[]> {
+  const pageSize = options.pageSize ?? PAGE_SIZE;
+  const max = options.max ?? Infinity;
+  let read = 0;
+  while (read < max) {
+    const limit = Math.min(pageSize, max - read);
+    const { documents } = await port.list(collection, [
+      ...queries,
+      Query.limit(limit),
+      Query.offset(read),
+    ]);
+    read += documents.length;
+    if (documents.length) yield documents;
+    if (documents.length < limit) return;
   }
 }

@@ -1,8 +1,9 @@
 import type { DocumentMeta } from '../../domain/order.ts';
+import type { SyncedCollection } from '../records/changes.ts';
 
 /**
  * The edges of the sync engine. The engine talks to the backend only through these, so the
- * Appwrite adapter (appwrite-port.ts) stays thin and the tests run the real engine against an
+ * Appwrite adapter (store/appwrite/sync-ports.ts) stays thin and the tests run the real engine against an
  * in-memory model of the backend protocol (testing/model-server.ts).
  */
 
@@ -63,10 +64,13 @@ export interface DocumentPage {
   total: number;
 }
 
-/** The read side of the backend: Appwrite's `listDocuments`. */
+/**
+ * The read side of the backend: Appwrite's list endpoints (documents of a collection, the desk
+ * team's memberships, the presences).
+ */
 export interface SnapshotPort {
-  /** Lists documents with Appwrite query strings (`Query.*` of the `appwrite` package). */
-  listDocuments(collectionId: string, queries: readonly string[]): Promise<DocumentPage>;
+  /** Lists a synced set with Appwrite query strings (`Query.*` of the `appwrite` package). */
+  list(collection: SyncedCollection, queries: readonly string[]): Promise<DocumentPage>;
 }
 
 /** Schedules the flush of queued events: once per animation frame in a browser. */

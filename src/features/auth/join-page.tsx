@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button } from '../../components/button.tsx';
-import { toAppError } from '../../lib/errors.ts';
+import { toAppError } from '../../../store/index.ts';
 import { navigate, useLocation } from '../../lib/router.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 import { acceptInvitation } from './session.ts';

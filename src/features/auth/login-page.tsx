@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { validateEmail } from '../../../domain/validation.ts';
-import { toAppError } from '../../lib/errors.ts';
+import { toAppError } from '../../../store/index.ts';
 import { paths, safeRedirect } from '../../lib/paths.ts';
 import { Link, navigate, useLocation } from '../../lib/router.tsx';
 import { AuthLayout } from './auth-layout.tsx';

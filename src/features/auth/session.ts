@@ -4,7 +4,7 @@ import type { AppError } from '../../../domain/errors.ts';
 import { DESK_TEAM_ID } from '../../../domain/ids.ts';
 import { highestDeskRole, type DeskRole } from '../../../domain/roles.ts';
 import { disconnectRealtime, sdk } from '../../lib/appwrite.ts';
-import { toAppError } from '../../lib/errors.ts';
+import { toAppError } from '../../../store/index.ts';
 
 /** The signed-in person as the desk knows them. */
 export interface SessionUser {

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { validateEmail, validateName, validatePassword } from '../../../domain/validation.ts';
-import { toAppError } from '../../lib/errors.ts';
+import { toAppError } from '../../../store/index.ts';
 import { paths } from '../../lib/paths.ts';
 import { Link, navigate } from '../../lib/router.tsx';
 import { AuthLayout } from './auth-layout.tsx';

@@ -1,15 +1,18 @@
 import { useCallback } from 'react';
 import { List, type RowComponentProps } from 'react-window';
 import { EmptyState } from '../../components/states.tsx';
-import type { BoardColumn as Column, IdList } from '../desk-data/types.ts';
-import { useDesk } from '../desk-data/context.tsx';
-import { useNow } from '../header-metrics/use-now.ts';
+import {
+  useBoardColumn,
+  type BoardColumn as Column,
+  type SortedIndex,
+} from '../../../store/index.ts';
+import { useNow } from '../../lib/use-now.ts';
 import { OrderCard } from './order-card.tsx';
 
 /** Card height plus the gap below it. */
 const CARD_ROW = 104;
 
-type RowProps = { ids: IdList; now: number };
+type RowProps = { ids: SortedIndex; now: number };
 
 function CardRow({ index, style, ids, now, ariaAttributes }: RowComponentProps<RowProps>) {
   return (
@@ -31,8 +34,7 @@ export function BoardColumn({
   column: Column;
   empty: string;
 }) {
-  const desk = useDesk();
-  const ids = desk.useBoardColumn(column);
+  const ids = useBoardColumn(column);
   const now = useNow();
   const rowKey = useCallback((index: number, props: RowProps) => props.ids.at(index)!, []);
   const headingId = `col-${title.replace(/\W+/g, '-').toLowerCase()}`;
@@ -49,19 +51,19 @@ export function BoardColumn({
         </h2>
         <span
           className="column__count"
-          aria-label={`${ids.length} orders`}
+          aria-label={`${ids.size} orders`}
           data-testid="column-count"
         >
-          {ids.length}
+          {ids.size}
         </span>
       </header>
       <div className="column__body">
-        {ids.length === 0 ? (
+        {ids.size === 0 ? (
           <EmptyState title={empty} compact />
         ) : (
           <List
             rowComponent={CardRow}
-            rowCount={ids.length}
+            rowCount={ids.size}
             rowHeight={CARD_ROW}
             rowProps={{ ids, now }}
             rowKey={rowKey}

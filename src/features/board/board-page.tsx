@@ -1,21 +1,20 @@
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatCount } from '../../lib/format.ts';
-import { useDesk } from '../desk-data/context.tsx';
+import { useLoadState } from '../../../store/index.ts';
 import { BoardColumn } from './board-column.tsx';
 
 /** `/`: Paid · Preparing · Ready · Done today, live. */
 export function BoardPage() {
-  const desk = useDesk();
-  const load = desk.useLoadState();
+  const load = useLoadState();
   if (load.status === 'error')
     return (
       <ErrorState
         title="The board didn’t load"
-        message={load.error.message}
+        message={load.error?.message ?? 'Something went wrong.'}
         onRetry={() => location.reload()}
       />
     );
-  if (load.status === 'loading')
+  if (load.status !== 'ready')
     return (
       <LoadingState
         label={load.loaded ? `Loading orders… ${formatCount(load.loaded)}` : 'Loading orders…'}

@@ -5,15 +5,14 @@ import { formatOrderNumber, itemsSummary } from '../../../domain/order.ts';
 import { firstName, formatAge } from '../../lib/format.ts';
 import { paths } from '../../lib/paths.ts';
 import { Link } from '../../lib/router.tsx';
-import { useDesk } from '../desk-data/context.tsx';
+import { useIsPending, useOrder } from '../../../store/index.ts';
 
 const LATE_MS = 15 * 60_000;
 
 /** A board card: number, age, items, total, assignee. Subscribes to its own order. */
 export const OrderCard = memo(function OrderCard({ id, now }: { id: string; now: number }) {
-  const desk = useDesk();
-  const order = desk.useOrder(id);
-  const pending = desk.useIsPending(id);
+  const order = useOrder(id);
+  const pending = useIsPending(id);
   if (!order) return null;
   const since =
     order.status === 'fulfilled'

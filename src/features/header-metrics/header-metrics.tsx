@@ -2,27 +2,27 @@ import { ConnectionBadge, type ConnectionView } from '../../components/connectio
 import { Sparkline } from '../../components/sparkline.tsx';
 import { formatMoney } from '../../../domain/money.ts';
 import { formatAge, formatCount, formatDuration } from '../../lib/format.ts';
-import { useDesk } from '../desk-data/context.tsx';
-import type { ConnectionInfo } from '../desk-data/types.ts';
-import { useNow } from './use-now.ts';
+import {
+  secondsUntilRetry,
+  useConnection,
+  useLoadState,
+  useMetrics,
+  type ConnectionState,
+} from '../../../store/index.ts';
+import { useNow } from '../../lib/use-now.ts';
 
 /** The connection as the badge shows it, with the retry countdown in whole seconds. */
-export function connectionView(info: ConnectionInfo, now: number): ConnectionView {
-  if (info.state === 'reconnecting')
-    return {
-      state: 'reconnecting',
-      retryInSeconds:
-        info.retryAt === null ? null : Math.max(0, Math.ceil((info.retryAt - now) / 1000)),
-    };
-  return { state: info.state };
+export function connectionView(connection: ConnectionState, now: number): ConnectionView {
+  if (connection.status === 'reconnecting')
+    return { state: 'reconnecting', retryInSeconds: secondsUntilRetry(connection, now) };
+  return { state: connection.status };
 }
 
 /** Today's revenue, orders, work in progress, median paid→ready, orders/min, connection. */
 export function HeaderMetrics() {
-  const desk = useDesk();
-  const metrics = desk.useMetrics();
-  const connection = desk.useConnection();
-  const load = desk.useLoadState();
+  const metrics = useMetrics();
+  const connection = useConnection();
+  const load = useLoadState();
   const now = useNow();
   const ready = load.status === 'ready';
   const lastMinute = metrics.perMinute.at(-1) ?? 0;
@@ -30,7 +30,7 @@ export function HeaderMetrics() {
     <div className="metrics" aria-label="Today">
       <Metric
         label="Revenue today"
-        value={ready ? formatMoney(metrics.revenueCents, metrics.currency) : '—'}
+        value={ready ? formatMoney(metrics.revenueCents, metrics.currency ?? 'eur') : '—'}
         wide
       />
       <Metric label="Orders today" value={ready ? formatCount(metrics.ordersToday) : '—'} />

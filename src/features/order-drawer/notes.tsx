@@ -3,14 +3,12 @@ import { Avatar } from '../../components/avatar.tsx';
 import { Button } from '../../components/button.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import type { Note } from '../../../domain/entities.ts';
-import { LIMITS, validateNoteBody } from '../../../domain/validation.ts';
-import { toAppError } from '../../lib/errors.ts';
+import { LIMITS } from '../../../domain/validation.ts';
+import { useDeskActions, useFailure, useIsNotePending, useNotes } from '../../../store/index.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { handleAuthError } from '../auth/session.ts';
-import { useDesk } from '../desk-data/context.tsx';
 
 function NoteItem({ note }: { note: Note }) {
-  const pending = useDesk().useIsNotePending(note.id);
+  const pending = useIsNotePending(note.id);
   return (
     <li className={`note${pending ? ' is-pending' : ''}`} data-testid="note">
       <Avatar name={note.authorName} id={note.authorId} />
@@ -25,34 +23,22 @@ function NoteItem({ note }: { note: Note }) {
   );
 }
 
-/** Notes of an order, live, and a form to add one (Ctrl/⌘+Enter sends). */
-export function Notes({
-  orderId,
-  author,
-}: {
-  orderId: string;
-  author: { id: string; name: string };
-}) {
-  const desk = useDesk();
-  const notes = desk.useNotes(orderId);
+/**
+ * Notes of an order, live, and a form to add one (Ctrl/⌘+Enter sends). A note is shown at once,
+ * "Sending…" until the backend has it; a refused one comes back into the form with the reason.
+ */
+export function Notes({ orderId }: { orderId: string }) {
+  const notes = useNotes(orderId);
+  const { addNote } = useDeskActions();
+  const error = useFailure(`notes:${orderId}`)?.error.message ?? null;
   const [body, setBody] = useState('');
-  const [error, setError] = useState<string | null>(null);
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
-    const problem = validateNoteBody(body);
-    if (problem) return setError(problem.message);
-    setError(null);
     const text = body;
     setBody('');
-    try {
-      await desk.addNote(orderId, text, author);
-    } catch (caught) {
-      const appError = toAppError(caught, 'add notes');
-      handleAuthError(appError);
-      setBody(text);
-      setError(appError.message);
-    }
+    const result = await addNote(orderId, text);
+    if (!result.ok) setBody(text);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {

@@ -1,22 +1,30 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button } from '../../components/button.tsx';
 import { Drawer } from '../../components/drawer.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
-import type { AppError } from '../../../domain/errors.ts';
 import { formatMoney } from '../../../domain/money.ts';
-import { availableActions, type OrderAction } from '../../../domain/order-machine.ts';
+import { availableActions, type Actor, type OrderAction } from '../../../domain/order-machine.ts';
 import { formatOrderNumber, type Order } from '../../../domain/order.ts';
-import { toAppError } from '../../lib/errors.ts';
+import {
+  selectActor,
+  useActivity,
+  useConnection,
+  useDeskActions,
+  useDeskStore,
+  useFailure,
+  useIsPending,
+  useOrderDetail,
+  useRunning,
+  useViewers,
+  useViewOrder,
+  type Viewer,
+} from '../../../store/index.ts';
 import { firstName, formatClock, formatDateTime } from '../../lib/format.ts';
 import { navigate, useLocation } from '../../lib/router.tsx';
-import { handleAuthError } from '../auth/session.ts';
-import { useMember } from '../auth/use-session.ts';
-import { useDesk } from '../desk-data/context.tsx';
 import { ACTION_LABEL, describeActivity } from './labels.ts';
 import { Notes } from './notes.tsx';
-import { useOrderPresence, type Viewer } from './presence.ts';
 
 const ACTION_ORDER: readonly OrderAction[] = [
   'start',
@@ -31,12 +39,12 @@ const PRIMARY: ReadonlySet<OrderAction> = new Set(['start', 'ready', 'fulfil', '
 
 /** `/orders/:id`: the drawer over the board or table. */
 export function OrderDrawer({ orderId }: { orderId: string }) {
-  const desk = useDesk();
-  const details = desk.useOrderDetails(orderId);
+  const details = useOrderDetail(orderId);
   const order = details.status === 'ready' ? details.order : null;
-  const { user, role } = useMember();
+  const actor = useDeskStore(selectActor);
   const { search } = useLocation();
-  const viewers = useOrderPresence(orderId, user);
+  useViewOrder(orderId);
+  const viewers = useViewers(orderId);
 
   const close = useCallback(() => {
     const params = new URLSearchParams(search);
@@ -45,10 +53,6 @@ export function OrderDrawer({ orderId }: { orderId: string }) {
     const rest = params.toString();
     navigate(view === 'board' ? '/' : `/orders${rest ? `?${rest}` : ''}`);
   }, [search]);
-
-  useEffect(() => {
-    if (details.status === 'error') handleAuthError(details.error);
-  }, [details]);
 
   const title = order ? (
     <>
@@ -60,8 +64,8 @@ export function OrderDrawer({ orderId }: { orderId: string }) {
 
   return (
     <Drawer title={title} onClose={close} actions={<PresenceList viewers={viewers} />}>
-      {order ? (
-        <OrderDetails order={order} actor={{ id: user.id, name: user.name, role }} />
+      {order && actor ? (
+        <OrderDetails order={order} actor={actor} />
       ) : details.status === 'missing' ? (
         <ErrorState
           title="Order not found"
@@ -80,7 +84,7 @@ export function OrderDrawer({ orderId }: { orderId: string }) {
   );
 }
 
-function PresenceList({ viewers }: { viewers: Viewer[] }) {
+function PresenceList({ viewers }: { viewers: readonly Viewer[] }) {
   if (viewers.length === 0) return null;
   const names = viewers.map((v) => firstName(v.name));
   const text =
@@ -99,19 +103,13 @@ function PresenceList({ viewers }: { viewers: Viewer[] }) {
   );
 }
 
-function OrderDetails({
-  order,
-  actor,
-}: {
-  order: Order;
-  actor: { id: string; name: string; role: Parameters<typeof availableActions>[1]['role'] };
-}) {
-  const desk = useDesk();
-  const pending = desk.useIsPending(order.id);
-  const offline = desk.useConnection().state === 'offline';
-  const activity = desk.useActivity(order.id);
-  const [busy, setBusy] = useState<OrderAction | null>(null);
-  const [error, setError] = useState<AppError | null>(null);
+function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
+  const pending = useIsPending(order.id);
+  const offline = useConnection().status === 'offline';
+  const activity = useActivity(order.id);
+  const { performOrderAction } = useDeskActions();
+  const busy = useRunning(`order:${order.id}`) as OrderAction | null;
+  const error = useFailure(`order:${order.id}`)?.error ?? null;
   const [confirmCancel, setConfirmCancel] = useState(false);
   const allowed = availableActions(order, actor);
   // Taking over only makes sense when someone else holds the order; otherwise it is a claim.
@@ -122,17 +120,8 @@ function OrderDetails({
   const run = async (action: OrderAction) => {
     if (action === 'cancel' && !confirmCancel) return setConfirmCancel(true);
     setConfirmCancel(false);
-    setBusy(action);
-    setError(null);
-    try {
-      await desk.performOrderAction(order.id, action, actor);
-    } catch (caught) {
-      const appError = toAppError(caught, ACTION_LABEL[action].toLowerCase());
-      handleAuthError(appError);
-      setError(appError);
-    } finally {
-      setBusy(null);
-    }
+    // Never throws: a refusal or failure is kept in the store (shown above the actions).
+    await performOrderAction(order.id, action);
   };
 
   return (
@@ -256,7 +245,7 @@ function OrderDetails({
         </table>
       </section>
 
-      <Notes orderId={order.id} author={{ id: actor.id, name: actor.name }} />
+      <Notes orderId={order.id} />
 
       <section className="section" aria-labelledby="activity-title">
         <h3 className="section__title" id="activity-title">

@@ -3,9 +3,14 @@ import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatCount } from '../../lib/format.ts';
 import { paths } from '../../lib/paths.ts';
 import { navigate, useLocation } from '../../lib/router.tsx';
-import { useMember } from '../auth/use-session.ts';
-import { useDesk } from '../desk-data/context.tsx';
-import type { OrderViewSpec } from '../desk-data/types.ts';
+import {
+  DEFAULT_ORDER_VIEW,
+  selectActor,
+  useConfirmedMembers,
+  useDeskStore,
+  useLoadState,
+  useOrderTableRows,
+} from '../../../store/index.ts';
 import { OrdersTable } from './orders-table.tsx';
 import {
   formatTableQuery,
@@ -15,21 +20,17 @@ import {
   type TableQuery,
 } from './table-query.ts';
 import { Toolbar } from './toolbar.tsx';
-import { useMembers } from './use-members.ts';
-
-const ALL: OrderViewSpec = { sort: 'createdAt', dir: 'desc' };
 
 /** `/orders`: every order of the last 30 days, sorted, filtered and searched; state in the URL. */
 export function OrdersPage() {
-  const desk = useDesk();
-  const load = desk.useLoadState();
-  const { user } = useMember();
+  const load = useLoadState();
+  const me = useDeskStore(selectActor)?.id ?? '';
   const { pathname, search } = useLocation();
   const query = useMemo(() => parseTableQuery(search), [search]);
-  const spec = useMemo(() => viewSpecFor(query, user.id), [query, user.id]);
-  const ids = desk.useOrderView(spec);
-  const total = desk.useOrderView(ALL).length;
-  const members = useMembers();
+  const spec = useMemo(() => viewSpecFor(query, me), [query, me]);
+  const ids = useOrderTableRows(spec);
+  const total = useOrderTableRows(DEFAULT_ORDER_VIEW).size;
+  const members = useConfirmedMembers();
 
   const onQuery = useCallback(
     (next: TableQuery) => navigate(`${pathname}${formatTableQuery(next)}`, { replace: true }),
@@ -44,7 +45,7 @@ export function OrdersPage() {
     return (
       <ErrorState
         title="Orders didn’t load"
-        message={load.error.message}
+        message={load.error?.message ?? 'Something went wrong.'}
         onRetry={() => location.reload()}
       />
     );
@@ -54,14 +55,8 @@ export function OrdersPage() {
         <h1 className="page__title">Orders</h1>
         <span className="page__sub">Last 30 days and everything still open</span>
       </div>
-      <Toolbar
-        query={query}
-        onChange={onQuery}
-        members={members}
-        shown={ids.length}
-        total={total}
-      />
-      {load.status === 'loading' ? (
+      <Toolbar query={query} onChange={onQuery} members={members} shown={ids.size} total={total} />
+      {load.status !== 'ready' ? (
         <div className="table">
           <LoadingState
             label={load.loaded ? `Loading orders… ${formatCount(load.loaded)}` : 'Loading orders…'}

@@ -10,10 +10,10 @@ import { List, useListRef, type RowComponentProps } from 'react-window';
 import { EmptyState } from '../../components/states.tsx';
 import { benchTableRendered } from '../../lib/bench.ts';
 import { formatCount } from '../../lib/format.ts';
-import { useDesk } from '../desk-data/context.tsx';
-import { useNow } from '../header-metrics/use-now.ts';
+import { useOrders, type EntityTable, type SortedIndex } from '../../../store/index.ts';
+import type { Order } from '../../../domain/order.ts';
+import { useNow } from '../../lib/use-now.ts';
 import { COLUMNS } from './columns.ts';
-import type { IdList, OrderLookup } from '../desk-data/types.ts';
 import { OrderRow } from './order-row.tsx';
 import { toggleSort, type TableQuery } from './table-query.ts';
 
@@ -28,16 +28,16 @@ function scrollByRows(element: HTMLElement, rows: number): void {
  * How far the row `anchor` (at `index` in `before`) moved in `after`: looked for where orders
  * added at the top would put it, else searched for (0 when it is gone).
  */
-function shiftOf(anchor: string, index: number, before: IdList, after: IdList): number {
-  const added = after.length - before.length;
+function shiftOf(anchor: string, index: number, before: SortedIndex, after: SortedIndex): number {
+  const added = after.size - before.size;
   for (let shift = 0; shift <= added; shift++) if (after.at(index + shift) === anchor) return shift;
-  const now = after.indexOf(anchor);
+  const now = after.toArray().indexOf(anchor);
   return now < 0 ? 0 : now - index;
 }
 
 type RowProps = {
-  ids: IdList;
-  orders: OrderLookup;
+  ids: SortedIndex;
+  orders: EntityTable<Order>;
   active: number;
   now: number;
   onOpen: (id: string, index: number) => void;
@@ -68,13 +68,13 @@ export function OrdersTable({
   onOpen,
   filtered,
 }: {
-  ids: IdList;
+  ids: SortedIndex;
   query: TableQuery;
   onQuery: (next: TableQuery) => void;
   onOpen: (id: string) => void;
   filtered: boolean;
 }) {
-  const orders = useDesk().useOrders();
+  const orders = useOrders();
   const listRef = useListRef(null);
   const now = useNow();
   const [active, setActive] = useState(-1);
@@ -121,8 +121,8 @@ export function OrdersTable({
   );
 
   const move = (to: number) => {
-    if (ids.length === 0) return;
-    const index = Math.max(0, Math.min(ids.length - 1, to));
+    if (ids.size === 0) return;
+    const index = Math.max(0, Math.min(ids.size - 1, to));
     setActive(index);
     listRef.current?.scrollToRow({ index, align: 'auto' });
   };
@@ -138,7 +138,7 @@ export function OrdersTable({
       PageDown: () => move(active + page),
       PageUp: () => move(active - page),
       Home: () => move(0),
-      End: () => move(ids.length - 1),
+      End: () => move(ids.size - 1),
       Enter: () => {
         const id = active >= 0 ? ids.at(active) : undefined;
         if (id) onOpen(id);
@@ -151,16 +151,16 @@ export function OrdersTable({
   };
 
   const rowKey = useCallback((index: number, props: RowProps) => props.ids.at(index)!, []);
-  useEffect(() => benchTableRendered(ids.length), [ids.length]);
+  useEffect(() => benchTableRendered(ids.size), [ids.size]);
 
   return (
     <div
       className="table"
       role="table"
       aria-label="Orders"
-      aria-rowcount={ids.length + 1}
+      aria-rowcount={ids.size + 1}
       data-testid="orders-table"
-      data-row-count={ids.length}
+      data-row-count={ids.size}
     >
       <div className="table__head" role="row" aria-rowindex={1}>
         {COLUMNS.map((column) => {
@@ -195,7 +195,7 @@ export function OrdersTable({
           ↑ {formatCount(newCount)} new {newCount === 1 ? 'order' : 'orders'}
         </button>
       )}
-      {ids.length === 0 ? (
+      {ids.size === 0 ? (
         <div className="table__empty">
           <EmptyState title={filtered ? 'No orders match these filters' : 'No orders yet'}>
             {filtered
@@ -208,7 +208,7 @@ export function OrdersTable({
           className="table__body"
           listRef={listRef}
           rowComponent={Row}
-          rowCount={ids.length}
+          rowCount={ids.size}
           rowHeight={ROW_HEIGHT}
           rowProps={{ ids, orders, active, now, onOpen: open }}
           rowKey={rowKey}

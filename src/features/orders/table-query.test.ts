@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../../domain/order.ts';
-import { orderViewPredicate } from '../../../store/tables/order-views.ts';
-import type { OrderViewSpec } from '../desk-data/types.ts';
+import { orderViewPredicate, type OrderViewSpec } from '../../../store/index.ts';
 import {
   DEFAULT_QUERY,
   formatTableQuery,

@@ -1,5 +1,5 @@
 import { ORDER_STATUSES, type OrderStatus } from '../../../domain/order.ts';
-import { ORDER_SORT_KEYS, type OrderSortKey, type OrderViewSpec } from '../desk-data/types.ts';
+import { ORDER_SORT_KEYS, type OrderSortKey, type OrderViewSpec } from '../../../store/index.ts';
 
 /** A sortable column. */
 export type SortKey = OrderSortKey;

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ORDER_STATUSES, type OrderStatus } from '../../../domain/order.ts';
 import { statusLabel } from '../../components/status-badge.tsx';
 import { formatCount } from '../../lib/format.ts';
+import type { TeamMember } from '../../../store/index.ts';
 import type { TableQuery } from './table-query.ts';
 
 const FILTER_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter(
@@ -18,7 +19,7 @@ export function Toolbar({
 }: {
   query: TableQuery;
   onChange: (next: TableQuery) => void;
-  members: readonly { id: string; name: string }[];
+  members: readonly TeamMember[];
   shown: number;
   total: number;
 }) {
@@ -89,7 +90,7 @@ export function Toolbar({
           <option value="me">Me</option>
           <option value="none">Unassigned</option>
           {members.map((member) => (
-            <option key={member.id} value={member.id}>
+            <option key={member.userId} value={member.userId}>
               {member.name}
             </option>
           ))}

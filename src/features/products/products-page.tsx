@@ -1,14 +1,17 @@
-import { ID, Query } from 'appwrite';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
-import { productFromDocument, type Product } from '../../../domain/entities.ts';
-import { COLLECTIONS, DATABASE_ID } from '../../../domain/ids.ts';
+import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states.tsx';
+import type { Product } from '../../../domain/entities.ts';
 import { formatMoney } from '../../../domain/money.ts';
 import { LIMITS, validateName, validatePriceCents } from '../../../domain/validation.ts';
-import { sdk } from '../../lib/appwrite.ts';
-import { useManagedList } from '../admin/use-managed-list.ts';
+import {
+  useDeskActions,
+  useLatestFailure,
+  useLoadState,
+  useProducts,
+  useRunningWrites,
+} from '../../../store/index.ts';
 import { centsToInput, parsePriceInput } from './price.ts';
 
 interface Draft {
@@ -35,73 +38,27 @@ function validate(draft: Draft): {
   return { errors, cents };
 }
 
-async function fetchProducts(): Promise<Product[]> {
-  const { documents } = await sdk().databases.listDocuments({
-    databaseId: DATABASE_ID,
-    collectionId: COLLECTIONS.products,
-    queries: [Query.orderAsc('sortOrder'), Query.limit(500)],
-  });
-  return documents.map((d) =>
-    productFromDocument(d as unknown as Parameters<typeof productFromDocument>[0]),
-  );
-}
-
 /** `/products` (manager+): the catalog — create, edit, deactivate. Image upload comes with storage. */
 export function ProductsPage() {
-  const {
-    items: products,
-    loadError,
-    reload,
-    busy,
-    actionError,
-    act,
-  } = useManagedList(fetchProducts, 'view the catalog');
+  const load = useLoadState();
+  const products = useProducts();
+  const running = useRunningWrites();
+  const actionError = useLatestFailure('product:')?.error.message ?? null;
+  const { saveProduct, setProductActive } = useDeskActions();
   const [editing, setEditing] = useState<string | null>(null);
-  const currency = products?.[0]?.currency ?? 'eur';
 
   const save = async (id: string | null, draft: Draft, cents: number) => {
-    const data = {
-      name: draft.name.trim(),
-      description: draft.description.trim(),
+    const result = await saveProduct(id, {
+      name: draft.name,
+      description: draft.description,
       priceCents: cents,
-    };
-    const saved = await act(
-      id ?? 'new',
-      async () => {
-        if (id)
-          await sdk().databases.updateDocument({
-            databaseId: DATABASE_ID,
-            collectionId: COLLECTIONS.products,
-            documentId: id,
-            data,
-          });
-        else
-          await sdk().databases.createDocument({
-            databaseId: DATABASE_ID,
-            collectionId: COLLECTIONS.products,
-            documentId: ID.unique(),
-            data: { ...data, currency, active: true, sortOrder: (products?.length ?? 0) + 1 },
-          });
-      },
-      'edit the catalog',
-    );
-    if (saved) setEditing(null);
-    return saved;
+    });
+    if (result.ok) setEditing(null);
+    return result.ok;
   };
 
-  const toggleActive = (product: Product) =>
-    act(
-      product.id,
-      async () => {
-        await sdk().databases.updateDocument({
-          databaseId: DATABASE_ID,
-          collectionId: COLLECTIONS.products,
-          documentId: product.id,
-          data: { active: !product.active },
-        });
-      },
-      'edit the catalog',
-    );
+  const toggleActive = (product: Product) => setProductActive(product.id, !product.active);
+  const busy = (id: string) => running[`product:${id}`] !== undefined;
 
   return (
     <div className="page page--scroll">
@@ -113,17 +70,13 @@ export function ProductsPage() {
       </div>
       <ProductForm
         title="Add a product"
-        busy={busy === 'new'}
+        busy={busy('new')}
         onSave={(draft, cents) => save(null, draft, cents)}
       />
-      {actionError && (
-        <div className="alert alert--error" role="alert">
-          {actionError}
-        </div>
-      )}
-      {loadError ? (
-        <ErrorState message={loadError.message} onRetry={() => void reload()} />
-      ) : products === null ? (
+      <ErrorAlert message={actionError} />
+      {load.status === 'error' && products.length === 0 ? (
+        <ErrorState message={load.error?.message ?? 'Something went wrong.'} />
+      ) : load.status !== 'ready' ? (
         <LoadingState label="Loading the catalog…" />
       ) : products.length === 0 ? (
         <EmptyState title="No products yet">Add the first one above.</EmptyState>
@@ -153,7 +106,7 @@ export function ProductsPage() {
                           description: product.description,
                           price: centsToInput(product.priceCents),
                         }}
-                        busy={busy === product.id}
+                        busy={busy(product.id)}
                         onSave={(draft, cents) => save(product.id, draft, cents)}
                         onCancel={() => setEditing(null)}
                       />
@@ -185,7 +138,7 @@ export function ProductsPage() {
                         <Button
                           size="sm"
                           variant={product.active ? 'danger' : 'secondary'}
-                          busy={busy === product.id}
+                          busy={busy(product.id)}
                           onClick={() => void toggleActive(product)}
                           aria-label={`${product.active ? 'Deactivate' : 'Activate'} ${product.name}`}
                         >

@@ -1,58 +1,30 @@
-import { Query, type Models } from 'appwrite';
 import { useState, type FormEvent } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
-import { ErrorState, LoadingState } from '../../components/states.tsx';
-import { DESK_TEAM_ID } from '../../../domain/ids.ts';
-import { DESK_ROLES, highestDeskRole, type DeskRole } from '../../../domain/roles.ts';
+import { ErrorAlert, ErrorState, LoadingState } from '../../components/states.tsx';
+import { DESK_ROLES, type DeskRole } from '../../../domain/roles.ts';
 import { validateEmail, validateName } from '../../../domain/validation.ts';
-import { sdk } from '../../lib/appwrite.ts';
-import { toAppError } from '../../lib/errors.ts';
-import { useManagedList } from '../admin/use-managed-list.ts';
-import { useMember } from '../auth/use-session.ts';
-
-type Membership = Models.Membership;
-
-async function fetchMembers(): Promise<Membership[]> {
-  const { memberships } = await sdk().teams.listMemberships({
-    teamId: DESK_TEAM_ID,
-    queries: [Query.limit(100)],
-  });
-  return memberships.sort((a, b) =>
-    (a.userName || a.userEmail).localeCompare(b.userName || b.userEmail),
-  );
-}
+import {
+  selectActor,
+  useDeskActions,
+  useDeskStore,
+  useFailure,
+  useLatestFailure,
+  useLoadState,
+  useMembers,
+  useRunning,
+  useRunningWrites,
+} from '../../../store/index.ts';
 
 /** `/team` (owner): members and roles; change a role, remove, invite by email. */
 export function TeamPage() {
-  const { user } = useMember();
-  const {
-    items: members,
-    loadError,
-    reload,
-    busy,
-    actionError,
-    act,
-  } = useManagedList(fetchMembers, 'view the team');
-
-  const changeRole = (membership: Membership, role: DeskRole) =>
-    act(
-      membership.$id,
-      () =>
-        sdk().teams.updateMembership({
-          teamId: DESK_TEAM_ID,
-          membershipId: membership.$id,
-          roles: [role],
-        }),
-      'change roles',
-    );
-  const remove = (membership: Membership) =>
-    act(
-      membership.$id,
-      () => sdk().teams.deleteMembership({ teamId: DESK_TEAM_ID, membershipId: membership.$id }),
-      'remove members',
-    );
+  const me = useDeskStore(selectActor)?.id;
+  const load = useLoadState();
+  const members = useMembers();
+  const running = useRunningWrites();
+  const actionError = useLatestFailure('member:', 'member:new')?.error.message ?? null;
+  const { changeMemberRole, removeMember } = useDeskActions();
 
   return (
     <div className="page page--scroll">
@@ -60,15 +32,11 @@ export function TeamPage() {
         <h1 className="page__title">Team</h1>
         <span className="page__sub">Who works the desk, and what they may do</span>
       </div>
-      <InviteForm onInvited={reload} />
-      {actionError && (
-        <div className="alert alert--error" role="alert">
-          {actionError}
-        </div>
-      )}
-      {loadError ? (
-        <ErrorState message={loadError.message} onRetry={() => void reload()} />
-      ) : members === null ? (
+      <InviteForm />
+      <ErrorAlert message={actionError} />
+      {load.status === 'error' && members.length === 0 ? (
+        <ErrorState message={load.error?.message ?? 'Something went wrong.'} />
+      ) : load.status !== 'ready' ? (
         <LoadingState label="Loading the team…" />
       ) : (
         <div className="list">
@@ -86,11 +54,12 @@ export function TeamPage() {
             </thead>
             <tbody>
               {members.map((m) => {
-                const role = highestDeskRole(m.roles) ?? 'staff';
-                const self = m.userId === user.id;
-                const name = m.userName || m.userEmail;
+                const role = m.role ?? 'staff';
+                const self = m.userId === me;
+                const name = m.name;
+                const busy = running[`member:${m.id}`] !== undefined;
                 return (
-                  <tr key={m.$id} data-testid="member-row">
+                  <tr key={m.id} data-testid="member-row">
                     <td>
                       <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
                         <Avatar name={name} id={m.userId} size="sm" />
@@ -98,14 +67,14 @@ export function TeamPage() {
                         {self && <span className="tag">you</span>}
                       </span>
                     </td>
-                    <td className="muted">{m.userEmail}</td>
+                    <td className="muted">{m.email}</td>
                     <td>
                       <select
                         className="select"
                         aria-label={`Role of ${name}`}
                         value={role}
-                        disabled={self || busy === m.$id}
-                        onChange={(e) => void changeRole(m, e.target.value as DeskRole)}
+                        disabled={self || busy}
+                        onChange={(e) => void changeMemberRole(m.id, e.target.value as DeskRole)}
                       >
                         {DESK_ROLES.map((r) => (
                           <option key={r} value={r}>
@@ -115,7 +84,7 @@ export function TeamPage() {
                       </select>
                     </td>
                     <td>
-                      {m.confirm ? (
+                      {m.confirmed ? (
                         <span className="tag tag--ok">active</span>
                       ) : (
                         <span className="tag tag--warn">invited</span>
@@ -126,8 +95,8 @@ export function TeamPage() {
                         <Button
                           size="sm"
                           variant="danger"
-                          busy={busy === m.$id}
-                          onClick={() => void remove(m)}
+                          busy={busy}
+                          onClick={() => void removeMember(m.id)}
                           aria-label={`Remove ${name}`}
                         >
                           Remove
@@ -145,13 +114,15 @@ export function TeamPage() {
   );
 }
 
-function InviteForm({ onInvited }: { onInvited: () => Promise<void> }) {
+function InviteForm() {
+  const { inviteMember } = useDeskActions();
+  const busy = useRunning('member:new') !== null;
+  const failure = useFailure('member:new');
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<DeskRole>('staff');
-  const [errors, setErrors] = useState<{ email?: string; name?: string; form?: string }>({});
+  const [errors, setErrors] = useState<{ email?: string; name?: string }>({});
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -160,24 +131,11 @@ function InviteForm({ onInvited }: { onInvited: () => Promise<void> }) {
     setErrors({ email: emailProblem?.message, name: nameProblem?.message });
     setDone(null);
     if (emailProblem || nameProblem) return;
-    setBusy(true);
-    try {
-      await sdk().teams.createMembership({
-        teamId: DESK_TEAM_ID,
-        roles: [role],
-        email: email.trim(),
-        name: name.trim() || undefined,
-        url: `${location.origin}/join`,
-      });
-      setDone(`Invitation sent to ${email.trim()}.`);
-      setEmail('');
-      setName('');
-      await onInvited();
-    } catch (error) {
-      setErrors({ form: toAppError(error, 'invite members').message });
-    } finally {
-      setBusy(false);
-    }
+    const result = await inviteMember({ email, name, role });
+    if (!result.ok) return;
+    setDone(`Invitation sent to ${email.trim()}.`);
+    setEmail('');
+    setName('');
   };
 
   return (
@@ -225,9 +183,9 @@ function InviteForm({ onInvited }: { onInvited: () => Promise<void> }) {
           Send invitation
         </Button>
       </div>
-      {errors.form && (
+      {failure && (
         <p className="form__error" role="alert" style={{ marginTop: 10 }}>
-          {errors.form}
+          {failure.error.message}
         </p>
       )}
       {done && (

@@ -1,5 +1,5 @@
-import { createDeskStore, type DeskStore } from '../../index.ts';
-import type { OrderActionGateway } from '../../mutations/gateway.ts';
+import type { Actor } from '../../../domain/order-machine.ts';
+import { createDeskStore, type DeskStore } from '../../create-store.ts';
 import type { SyncOptions } from '../engine.ts';
 import {
   alwaysOnline,
@@ -8,7 +8,11 @@ import {
   ManualTimers,
   ModelServer,
 } from './model-server.ts';
+import { ModelTransport } from './model-transport.ts';
 import { Prng } from './prng.ts';
+
+/** The harness's signed-in member unless told otherwise. */
+export const ANA: Actor = { id: 'u-ana', name: 'Ana', role: 'staff' };
 
 /** Lets every pending promise callback run. */
 export async function settle(rounds = 3): Promise<void> {
@@ -22,11 +26,20 @@ export interface Harness {
   scheduler: ManualScheduler;
   server: ModelServer;
   store: DeskStore;
+  /** The store's writes, carried out on the model server. */
+  transport: ModelTransport;
   rng: Prng;
   /** Advances the clock, runs due timers and makes due writes visible. */
   advance(ms: number): Promise<void>;
   /** Answers reads, delivers events and runs frames until nothing is left to do. */
   drain(): Promise<void>;
+  /** Starts the sync engine, connects and drains: the store is live. */
+  startLive(): Promise<void>;
+  /**
+   * Connects again after a drop and drains; returns the connection's status just after the
+   * connection came back and once everything is done (`['resyncing', 'live']` after a gap).
+   */
+  reconnect(): Promise<[string, string]>;
 }
 
 /** Options of {@link createHarness}. */
@@ -34,7 +47,8 @@ export interface HarnessOptions {
   seed?: number;
   start?: number;
   visibilityLagMs?: number;
-  gateway?: (server: ModelServer, clock: ManualClock) => OrderActionGateway;
+  /** The signed-in member (default: Ana, staff); null for a store without one. */
+  actor?: Actor | null;
   sync?: Partial<SyncOptions>;
 }
 
@@ -45,7 +59,11 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   const timers = new ManualTimers(clock);
   const scheduler = new ManualScheduler();
   const server = new ModelServer({ clock, rng, visibilityLagMs: options.visibilityLagMs ?? 0 });
+  const actor = options.actor === undefined ? ANA : options.actor;
+  const transport = new ModelTransport(server, clock, rng, actor ?? ANA);
   const store = createDeskStore({
+    ...(actor ? { actor } : {}),
+    transport,
     now: clock.read,
     sync: {
       realtime: server,
@@ -55,7 +73,6 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       network: alwaysOnline,
       ...options.sync,
     },
-    ...(options.gateway ? { gateway: options.gateway(server, clock) } : {}),
   });
   const harness: Harness = {
     clock,
@@ -63,6 +80,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     scheduler,
     server,
     store,
+    transport,
     rng,
     async advance(ms) {
       clock.now += ms;
@@ -80,6 +98,19 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         }
       }
       throw new Error('harness: did not drain');
+    },
+    async reconnect() {
+      server.connect();
+      await settle();
+      const during = store.getState().connection.status;
+      await harness.drain();
+      return [during, store.getState().connection.status];
+    },
+    async startLive() {
+      store.getState().startSync();
+      await settle();
+      server.connect();
+      await harness.drain();
     },
   };
   return harness;

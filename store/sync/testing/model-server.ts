@@ -1,4 +1,7 @@
-import { DATABASE_ID } from '../../../domain/ids.ts';
+import { ENTITY_SCHEMAS } from '../../../domain/entities.ts';
+import type { SyncedCollection } from '../../records/changes.ts';
+import { channelOf } from '../documents.ts';
+import { fieldsOfType } from '../../../domain/schema.ts';
 import type { DocumentMeta } from '../../../domain/order.ts';
 import type {
   DocumentPage,
@@ -19,9 +22,9 @@ import type { Prng } from './prng.ts';
  * - documents with Appwrite's system fields; a write is stamped `$updatedAt` when it starts and
  *   becomes visible (to reads and as a realtime event) up to `visibilityLagMs` later, as a
  *   database commit can;
- * - `listDocuments` with the query subset the engine uses (filters, `or`/`and`, orders with the
+ * - `list` (documents, and the `members` and `presence` sets) with the query subset the engine uses (filters, `or`/`and`, orders with the
  *   `$sequence` tie-break, `cursorAfter` resolved from the cursor document's *current* values,
- *   `limit`, `select` (system fields always), `total` capped at 5,000), answered when the test
+ *   `limit`, `offset`, `select` (system fields always), `total` capped at 5,000), answered when the test
  *   decides;
  * - realtime subscriptions (channels, `equal` queries) on one connection that is active or
  *   not; events of visible writes go in flight while it is active and are delivered reordered
@@ -114,15 +117,11 @@ interface Query {
   values?: unknown[];
 }
 
+/** Attributes compared as times: the system timestamps and every datetime field of the schema. */
 const DATETIME = new Set([
   '$createdAt',
   '$updatedAt',
-  'paidAt',
-  'startedAt',
-  'readyAt',
-  'fulfilledAt',
-  'canceledAt',
-  'at',
+  ...ENTITY_SCHEMAS.flatMap((schema) => fieldsOfType(schema, 'datetime')),
 ]);
 
 function valueOf(doc: ModelDocument, attribute: string): unknown {
@@ -170,7 +169,7 @@ function matches(doc: ModelDocument, query: Query): boolean {
   }
 }
 
-/** A pending `listDocuments` call. */
+/** A pending `list` call. */
 interface PendingRead {
   collectionId: string;
   queries: readonly string[];
@@ -223,7 +222,7 @@ export class ModelServer implements RealtimePort, SnapshotPort {
   readonly delivered: RealtimeEvent[] = [];
   readonly reads: PendingRead[] = [];
   autoAnswer: boolean;
-  /** Number of `listDocuments` calls so far. */
+  /** Number of `list` calls so far. */
   readCount = 0;
   /** Events sent at most this far apart can arrive in either order (a real socket: a few ms). */
   reorderMs = 1_000;
@@ -335,7 +334,7 @@ export class ModelServer implements RealtimePort, SnapshotPort {
   }
 
   #emit(collection: string, kind: string, doc: ModelDocument): void {
-    const channel = `databases.${DATABASE_ID}.collections.${collection}.documents`;
+    const channel = channelOf(collection as SyncedCollection);
     if (!this.#active) return;
     const targets = [...this.#subscribers].filter(
       (s) => s.channels.has(channel) && s.queries.every((q) => matches(doc, q)),
@@ -471,7 +470,7 @@ export class ModelServer implements RealtimePort, SnapshotPort {
 
   // Reads -------------------------------------------------------------------------------------
 
-  listDocuments(collectionId: string, queries: readonly string[]): Promise<DocumentPage> {
+  list(collectionId: SyncedCollection, queries: readonly string[]): Promise<DocumentPage> {
     this.readCount++;
     return new Promise<DocumentPage>((resolve, reject) => {
       const read = { collectionId, queries, resolve, reject };
@@ -510,12 +509,14 @@ export class ModelServer implements RealtimePort, SnapshotPort {
     const filters: Query[] = [];
     const orders: { attribute: string; sign: number }[] = [];
     let limit = 25;
+    let offset = 0;
     let cursor: string | null = null;
     let selected: Set<string> | null = null;
     for (const q of queries) {
       if (q.method === 'select')
         selected = new Set([...(selected ?? []), ...(q.values as string[])]);
       else if (q.method === 'limit') limit = Number(q.values![0]);
+      else if (q.method === 'offset') offset = Number(q.values![0]);
       else if (q.method === 'cursorAfter') cursor = String(q.values![0]);
       else if (q.method === 'orderAsc') orders.push({ attribute: q.attribute!, sign: 1 });
       else if (q.method === 'orderDesc') orders.push({ attribute: q.attribute!, sign: -1 });
@@ -551,6 +552,6 @@ export class ModelServer implements RealtimePort, SnapshotPort {
         if (key.startsWith('$') || selected.has(key)) out[key] = structuredClone(value);
       return out as ModelDocument;
     };
-    return { documents: rows.slice(0, limit).map(project), total };
+    return { documents: rows.slice(offset, offset + limit).map(project), total };
   }
 }

@@ -4,7 +4,7 @@ import { uniqueId, validateKey } from '../../core/ids.ts';
 import { formatPermissions, parsePermissions } from '../../core/permissions.ts';
 import { required } from '../../http/params.ts';
 import { ATTRIBUTE_KINDS, attributeFromCreate } from './attributes.ts';
-import { DOCUMENT_PERMISSIONS, type NewDocument } from './store.ts';
+import { DOCUMENT_PERMISSIONS, type NewDocument } from './types.ts';
 import type {
   AttributeKind,
   AttributeRecord,

@@ -27,6 +27,7 @@ import {
 } from './queries-sql.ts';
 import { checkStructure, normalizeDatetime, type SqlValue } from './structure.ts';
 import { Transactions } from './transactions.ts';
+import { DOCUMENT_PERMISSIONS, type NewDocument } from './types.ts';
 import {
   columnOf,
   type AttributeRecord,
@@ -47,8 +48,6 @@ export interface BulkResult {
   ids: string[];
 }
 
-/** Permission types a document takes. */
-export const DOCUMENT_PERMISSIONS = ['read', 'update', 'delete'] as const;
 /** Keys Appwrite always drops from document data. */
 const ALWAYS_REMOVED = ['$sequence', '$databaseId', '$collectionId', '$collection', '$tenant'];
 
@@ -92,13 +91,6 @@ export interface DocumentTarget {
   database: DatabaseRecord;
   collection: CollectionRecord;
   caller: Caller;
-}
-
-/** A document to create: its id, its permissions (null: the defaults) and its data. */
-export interface NewDocument {
-  id: string;
-  permissions: string[] | null;
-  data: Record<string, unknown>;
 }
 
 function parsed(permissions: readonly string[]): Permission[] {

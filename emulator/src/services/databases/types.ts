@@ -110,3 +110,13 @@ export function columnOf(key: string): string {
       return `"${key}"`;
   }
 }
+
+/** Permission types a document takes. */
+export const DOCUMENT_PERMISSIONS = ['read', 'update', 'delete'] as const;
+
+/** A document to create: its id, its permissions (null: the defaults) and its data. */
+export interface NewDocument {
+  id: string;
+  permissions: string[] | null;
+  data: Record<string, unknown>;
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { ACTIVITY_SCHEMA, PRODUCT_SCHEMA } from './entities.ts';
+import { ORDER_SCHEMA } from './order.ts';
+import {
+  documentDataFrom,
+  entity,
+  field,
+  fieldsOfType,
+  listFields,
+  recordFromDocument,
+  type DocumentMeta,
+  type DocumentOf,
+  type RecordOf,
+} from './schema.ts';
+
+const META = {
+  $id: 'x1',
+  $createdAt: '2026-03-10T12:00:00.000Z',
+  $updatedAt: '2026-03-10T12:05:00.000Z',
+};
+
+/** A document with these attributes (some absent or malformed on purpose). */
+const docWith = (fields: Record<string, unknown>): DocumentMeta => ({ ...META, ...fields });
+
+const TICKET = entity('tickets', 'Tickets', {
+  title: field.text(80, { required: true, list: true }),
+  body: field.text(500, { fallback: '' }),
+  priority: field.enum(['low', 'high'] as const, { required: true }),
+  seats: field.integer({ min: 0, default: 2 }),
+  closedAt: field.datetime({ list: true }),
+  tags: field.json(1_000, [] as string[]),
+});
+
+describe('entity schema', () => {
+  it('converts a document into its record: times as epoch ms, JSON parsed, nulls never missing', () => {
+    const doc: DocumentOf<typeof TICKET> = {
+      ...META,
+      title: 'Printer',
+      body: null,
+      priority: 'high',
+      seats: 4,
+      closedAt: '2026-03-10T13:00:00.000Z',
+      tags: '["a","b"]',
+    };
+    const record: RecordOf<typeof TICKET> = recordFromDocument(TICKET, doc);
+    expect(record).toEqual({
+      id: 'x1',
+      createdAt: Date.parse(META.$createdAt),
+      updatedAt: Date.parse(META.$updatedAt),
+      title: 'Printer',
+      body: '',
+      priority: 'high',
+      seats: 4,
+      closedAt: Date.parse('2026-03-10T13:00:00.000Z'),
+      tags: ['a', 'b'],
+    });
+  });
+
+  it('gives absent fields their default, fallback, null or (required) a placeholder', () => {
+    const record = recordFromDocument(TICKET, docWith({ tags: 'not json' }));
+    expect(record).toMatchObject({
+      title: '',
+      body: '',
+      priority: 'low',
+      seats: 2,
+      closedAt: null,
+      tags: [],
+    });
+  });
+
+  it('reads only the list fields of a list copy', () => {
+    const record = recordFromDocument(
+      TICKET,
+      docWith({ title: 'T', priority: 'high', seats: 9, closedAt: null }),
+      'list',
+    );
+    expect(record).toMatchObject({ title: 'T', priority: 'low', seats: 2, closedAt: null });
+    expect(listFields(TICKET)).toEqual(['title', 'closedAt']);
+  });
+
+  it('converts a record back into document attributes', () => {
+    const record = recordFromDocument(
+      TICKET,
+      docWith({ title: 'T', priority: 'low', closedAt: '2026-03-10T13:00:00.000Z', tags: '["x"]' }),
+    );
+    expect(documentDataFrom(TICKET, record)).toEqual({
+      title: 'T',
+      body: '',
+      priority: 'low',
+      seats: 2,
+      closedAt: '2026-03-10T13:00:00.000Z',
+      tags: '["x"]',
+    });
+    expect(documentDataFrom(TICKET, { id: 'x', seats: 1 })).toEqual({ seats: 1 });
+  });
+
+  it('describes the product entities', () => {
+    expect(listFields(ORDER_SCHEMA)).toContain('status');
+    expect(listFields(ORDER_SCHEMA)).not.toContain('paymentIntentId');
+    expect(fieldsOfType(ACTIVITY_SCHEMA, 'datetime')).toEqual(['at']);
+    expect(recordFromDocument(PRODUCT_SCHEMA, docWith({ name: 'Tea', priceCents: 300 }))).toEqual({
+      id: 'x1',
+      createdAt: Date.parse(META.$createdAt),
+      updatedAt: Date.parse(META.$updatedAt),
+      name: 'Tea',
+      description: '',
+      priceCents: 300,
+      currency: '',
+      active: true,
+      imageFileId: null,
+      sortOrder: 0,
+    });
+  });
+});

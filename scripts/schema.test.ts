@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ORDER_SCHEMA } from '../domain/order.ts';
+import { attributeOf, schema } from './schema.ts';
+
+describe('provisioning schema', () => {
+  it('derives each collection from its entity in domain/', () => {
+    const orders = schema.collections.find((c) => c.id === 'orders')!;
+    expect(orders.attributes.map((a) => a.key)).toEqual(Object.keys(ORDER_SCHEMA.fields));
+    expect(orders.indexes).toEqual(ORDER_SCHEMA.indexes);
+    expect(orders.attributes.find((a) => a.key === 'refundedCents')).toEqual({
+      type: 'integer',
+      key: 'refundedCents',
+      required: false,
+      min: 0,
+      default: 0,
+    });
+  });
+
+  it('stores JSON as a string attribute and leaves the record-only fallback out', () => {
+    expect(attributeOf('items', ORDER_SCHEMA.fields.items)).toEqual({
+      type: 'string',
+      key: 'items',
+      size: 16_384,
+      required: true,
+    });
+    expect(attributeOf('d', { type: 'string', size: 5, required: false, fallback: '' })).toEqual({
+      type: 'string',
+      key: 'd',
+      size: 5,
+      required: false,
+    });
+  });
+});
