@@ -73,6 +73,12 @@ export interface FunctionSpec {
   scopes: string[];
   /** Plain (non-secret) variables. */
   variables: Record<string, string>;
+  /**
+   * What of Stripe provisioning gives it (scripts/lib/stripe-provisioning.ts): `api` the SDK's
+   * settings (`STRIPE_SECRET_KEY` or `STRIPE_API_URL`); `webhook` those and the signing secret of
+   * the webhook endpoint registered for the function's URL.
+   */
+  stripe?: 'api' | 'webhook';
 }
 
 /** Everything `npm run provision` creates. */
@@ -285,6 +291,15 @@ export const schema: SchemaSpec = {
       attributes: [str('type', 128, true), str('orderId', 36), date('processedAt', true)],
       indexes: [],
     },
+    {
+      // One document, `order-number`: the last order number `checkout` gave out.
+      id: COLLECTIONS.counters,
+      name: 'Counters',
+      permissions: [],
+      documentSecurity: false,
+      attributes: [int('value', true, { min: 0 })],
+      indexes: [],
+    },
   ],
   buckets: [
     {
@@ -327,6 +342,7 @@ export const schema: SchemaSpec = {
       timeout: 15,
       scopes: ['documents.read', 'documents.write', 'teams.read', 'users.read'],
       variables: {},
+      stripe: 'api',
     },
     {
       id: FUNCTIONS.expirePending,
@@ -349,6 +365,32 @@ export const schema: SchemaSpec = {
       timeout: 15,
       scopes: ['documents.read', 'documents.write'],
       variables: {},
+    },
+    {
+      id: FUNCTIONS.checkout,
+      name: 'Checkout',
+      runtime: 'node-22',
+      // Customers have an anonymous session; the function prices the cart itself.
+      execute: ['users'],
+      events: [],
+      schedule: '',
+      timeout: 15,
+      scopes: ['documents.read', 'documents.write'],
+      variables: {},
+      stripe: 'api',
+    },
+    {
+      id: FUNCTIONS.stripeWebhook,
+      name: 'Stripe webhook',
+      runtime: 'node-22',
+      // Stripe calls its URL without Appwrite credentials; the function checks the signature.
+      execute: ['any'],
+      events: [],
+      schedule: '',
+      timeout: 15,
+      scopes: ['documents.read', 'documents.write'],
+      variables: {},
+      stripe: 'webhook',
     },
   ],
 };
