@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Databases, type Client } from 'node-appwrite';
+import { Databases, Query, type Client } from 'node-appwrite';
 import type Stripe from 'stripe';
 import { AppError } from '../../../domain/errors.ts';
 import { COLLECTIONS, DATABASE_ID } from '../../../domain/ids.ts';
@@ -85,6 +85,24 @@ async function cardOf(
   const charge = intent.latest_charge;
   const card = typeof charge === 'object' && charge ? charge.payment_method_details?.card : null;
   return card?.brand && card.last4 ? { brand: card.brand, last4: card.last4 } : null;
+}
+
+/**
+ * The order an event is about: its `metadata.orderId` (a charge may not carry the metadata of its
+ * PaymentIntent), else the order holding its PaymentIntent.
+ */
+async function orderIdOf(client: Client, payment: PaymentEvent): Promise<string | null> {
+  if (payment.orderId) return payment.orderId;
+  const { documents } = await new Databases(client).listDocuments({
+    databaseId: DATABASE_ID,
+    collectionId: COLLECTIONS.orders,
+    queries: [
+      Query.equal('paymentIntentId', [payment.paymentIntentId]),
+      Query.select(['$id']),
+      Query.limit(1),
+    ],
+  });
+  return documents[0]?.$id ?? null;
 }
 
 async function readOrNull(client: Client, orderId: string): Promise<OrderDocument | null> {
@@ -188,14 +206,16 @@ export default async function stripeWebhook(ctx: FunctionContext): Promise<Funct
     if (await alreadyProcessed(client, verified.id))
       return ctx.res.json({ received: verified.id, outcome: { kind: 'ignored', reason: 'seen' } });
     const payment = paymentEventFromStripe(verified);
-    const outcome: EventOutcome = payment?.orderId
-      ? await applyEvent(ctx, client, stripe, { ...payment, orderId: payment.orderId })
-      : { kind: 'ignored', reason: payment ? 'no_order' : 'not_tracked' };
+    const orderId = payment ? await orderIdOf(client, payment) : null;
+    const outcome: EventOutcome =
+      payment && orderId
+        ? await applyEvent(ctx, client, stripe, { ...payment, orderId })
+        : { kind: 'ignored', reason: payment ? 'no_order' : 'not_tracked' };
     if (outcome.kind === 'deferred') {
       ctx.log(`deferred ${verified.type} ${verified.id}: ${outcome.reason}`);
       return ctx.res.json({ received: verified.id, outcome }, 503);
     }
-    await markProcessed(client, verified, payment?.orderId ?? null);
+    await markProcessed(client, verified, orderId);
     ctx.log(`${verified.type} ${verified.id} → ${JSON.stringify(outcome)}`);
     return ctx.res.json({ received: verified.id, outcome });
   } catch (error) {
