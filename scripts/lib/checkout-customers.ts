@@ -165,6 +165,8 @@ export class CheckoutCustomers {
         key: this.publishableKey,
         client_secret: clientSecret,
         payment_method: paymentMethod,
+        // Stripe asks for one when the PaymentIntent accepts redirect-based methods too.
+        return_url: 'https://livedesk.example/track',
       }),
     });
     const body = (await response.json()) as ConfirmedIntent & {
