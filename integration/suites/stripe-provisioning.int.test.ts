@@ -8,11 +8,12 @@ import { FUNCTIONS_DIR } from '../../scripts/lib/function-bundle.ts';
 import { Provisioner } from '../../scripts/lib/provisioner.ts';
 import {
   ensureWebhookEndpoint,
+  resolveStripeProvisioning,
   WEBHOOK_EVENTS,
   type StripeProvisioning,
 } from '../../scripts/lib/stripe-provisioning.ts';
 import { schema } from '../../scripts/schema.ts';
-import { serverClient, uniqueTestId } from '../support/clients.ts';
+import { backend, serverClient, uniqueTestId } from '../support/clients.ts';
 import { backendDouble } from '../support/payments.ts';
 import { startDouble, type DoubleUnderTest } from '../support/stripe.ts';
 
@@ -96,6 +97,19 @@ describe('provisioning: the stripe-webhook endpoint', () => {
     expect(
       await ensureWebhookEndpoint(local, url, 'p1', { endpointId: backendOwn.id, hasSecret: true }),
     ).toEqual({ endpointId: backendOwn.id, secret: null, change: null });
+  });
+});
+
+describe('provisioning: where the local backend’s Stripe is', () => {
+  it('registers the backend’s own function URL, with or without STRIPE_API_URL (as .env sets it)', async () => {
+    const double = await backendDouble();
+    const url = `${new URL(backend().endpoint).origin}/_functions/${FUNCTIONS.stripeWebhook}/`;
+    for (const env of [{}, { STRIPE_API_URL: double.api }])
+      expect(await resolveStripeProvisioning(env, backend().endpoint)).toMatchObject({
+        mode: 'local',
+        variables: { STRIPE_API_URL: double.api },
+        webhookUrl: url,
+      });
   });
 });
 

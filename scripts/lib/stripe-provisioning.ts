@@ -101,7 +101,9 @@ export async function resolveStripeProvisioning(
       backendEndpointSecret: null,
     };
   }
-  const discovered = env.STRIPE_API_URL?.trim() ? null : await discoverDouble(origin);
+  // The local backend says where its double listens; it also tells that the function's URL is
+  // the backend's own (`/_functions/<id>/`).
+  const discovered = await discoverDouble(origin);
   const apiUrl = env.STRIPE_API_URL?.trim() || discovered;
   if (!apiUrl)
     return {
