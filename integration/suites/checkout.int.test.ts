@@ -166,6 +166,35 @@ describe('checkout (a customer places an order and pays)', () => {
     expect(total).toBe(1);
   });
 
+  it('resumes a checkout even after its product left the catalog; two carts racing for one order id make one order', async () => {
+    const customers = shop();
+    const customer = await customers.arrive();
+    const [soon] = await createProducts([640]);
+    const body = cartBody({ items: [{ productId: soon!.id, qty: 1 }] });
+    const first = await customers.checkout(customer, body);
+    await new Databases(serverClient()).updateDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.products,
+      documentId: soon!.id,
+      data: { active: false },
+    });
+    expect(await customers.checkout(customer, body)).toEqual(first);
+
+    const orderId = ID.unique();
+    const carts = [products[0]!, products[1]!, products[2]!].map((product) =>
+      cartBody({ orderId, items: [{ productId: product.id, qty: 1 }] }),
+    );
+    const answers = await Promise.all(
+      carts.map((cart) => execute(customer.client, FUNCTIONS.checkout, cart)),
+    );
+    const ok = answers.filter((answer) => answer.status === 200);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(ok.map((answer) => answer.body.clientSecret)).size).toBe(1);
+    for (const refused of answers.filter((answer) => answer.status !== 200))
+      expect([refused.status, refused.body.error?.code]).toEqual([400, 'VALIDATION']);
+    expect(await intentsFor(orderId)).toHaveLength(1);
+  });
+
   it('refuses a tampered price, an inactive product and an over-limit cart with CART_INVALID, creating nothing', async () => {
     const customers = shop();
     const customer = await customers.arrive();

@@ -1,4 +1,5 @@
 import { Databases, ID, Query, type Client } from 'node-appwrite';
+import Stripe from 'stripe';
 import { checkCheckout, type PricedCart } from '../../../domain/cart.ts';
 import { productFromDocument, type Product } from '../../../domain/entities.ts';
 import { AppError } from '../../../domain/errors.ts';
@@ -166,7 +167,7 @@ function answer(order: OrderDocument, clientSecret: string): CheckoutAnswer {
  * by the desk team and by this customer alone, with its `created` activity record. Answers
  * `{orderId, number, clientSecret, amountCents, currency, status}`. The shop sends the order id
  * it keeps for the checkout (`orderId`), so that a double click or a reload resumes the same order
- * and PaymentIntent instead of making a second one.
+ * and PaymentIntent instead of making a second one (even if the catalog changed since).
  */
 export default async function checkout(ctx: FunctionContext): Promise<FunctionOutput> {
   try {
@@ -174,23 +175,37 @@ export default async function checkout(ctx: FunctionContext): Promise<FunctionOu
     if (!userId) throw new AppError('AUTH_REQUIRED', 'Open the shop again to check out.');
     const { orderId: requestedId, body } = parseCheckoutBody(ctx.req.bodyText);
     const client = functionClient(ctx.req);
+    // A checkout already made is resumed as it is, even if the catalog changed since.
+    const existing = requestedId ? await findOrder(client, requestedId) : null;
+    if (existing) return await resume(ctx, existing, userId);
     const catalog = await loadCatalog(client, cartProductIds(body));
     const checked = checkCheckout(body, catalog);
     if (checked instanceof AppError) throw checked;
     const orderId = requestedId ?? ID.unique();
-    const existing = requestedId ? await findOrder(client, orderId) : null;
-    if (existing) return await resume(ctx, existing, userId);
 
     const { cart, customerName, customerEmail } = checked;
-    const intent = await stripeAccess().stripe.paymentIntents.create(
-      {
-        amount: cart.totalCents,
-        currency: cart.currency,
-        metadata: { orderId },
-        automatic_payment_methods: { enabled: true },
-      },
-      { idempotencyKey: orderId },
-    );
+    let intent: Stripe.PaymentIntent;
+    try {
+      intent = await stripeAccess().stripe.paymentIntents.create(
+        {
+          amount: cart.totalCents,
+          currency: cart.currency,
+          metadata: { orderId },
+          automatic_payment_methods: { enabled: true },
+        },
+        { idempotencyKey: orderId },
+      );
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeIdempotencyError)) throw error;
+      // The same order id at the same moment with another cart (two tabs): one of them wins.
+      const same = await findOrder(client, orderId);
+      if (same) return await resume(ctx, same, userId);
+      throw new AppError(
+        'VALIDATION',
+        'This checkout was started with another cart a moment ago. Start it again.',
+        { field: 'orderId' },
+      );
+    }
     let number = await nextOrderNumber(client);
     for (let attempt = 1; ; attempt++) {
       try {
