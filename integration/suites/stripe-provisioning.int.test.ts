@@ -14,7 +14,7 @@ import {
 } from '../../scripts/lib/stripe-provisioning.ts';
 import { schema } from '../../scripts/schema.ts';
 import { backend, serverClient, uniqueTestId } from '../support/clients.ts';
-import { backendDouble } from '../support/payments.ts';
+import { backendDouble, stripeDoubleMissing } from '../support/payments.ts';
 import { startDouble, type DoubleUnderTest } from '../support/stripe.ts';
 
 // How provisioning sets up Stripe: the webhook endpoint it registers for stripe-webhook (against
@@ -101,7 +101,9 @@ describe('provisioning: the stripe-webhook endpoint', () => {
 });
 
 describe('provisioning: where the local backend’s Stripe is', () => {
-  it('registers the backend’s own function URL, with or without STRIPE_API_URL (as .env sets it)', async () => {
+  it('registers the backend’s own function URL, with or without STRIPE_API_URL (as .env sets it)', async (context) => {
+    const missing = await stripeDoubleMissing();
+    if (missing) return context.skip(missing);
     const double = await backendDouble();
     const url = `${new URL(backend().endpoint).origin}/_functions/${FUNCTIONS.stripeWebhook}/`;
     for (const env of [{}, { STRIPE_API_URL: double.api }])
@@ -119,7 +121,9 @@ describe('provisioning: the Stripe variables of the functions', () => {
     expect(report.changes).toEqual([]);
   });
 
-  it('gives the secret key as a secret variable with Stripe, and takes it back for the local double', async () => {
+  it('gives the secret key as a secret variable with Stripe, and takes it back for the local double', async (context) => {
+    const missing = await stripeDoubleMissing();
+    if (missing) return context.skip(missing);
     // A function of its own, built from the checkout function's source.
     const id = uniqueTestId('stripe-vars-');
     const dir = mkdtempSync(join(tmpdir(), 'livedesk-fns-'));

@@ -19,6 +19,25 @@ export interface BackendDouble {
   control(method: 'GET' | 'POST', path: string, params?: Record<string, string>): Promise<unknown>;
 }
 
+/**
+ * Why the payment suites cannot run on this target (null: they can): they need the local Stripe
+ * double the local backend and its image serve (`GET /stripe/`); a real Appwrite has none. Tests
+ * then skip with this reason — counted as not run, and as failed on the local and container
+ * targets, which have it.
+ */
+export async function stripeDoubleMissing(
+  connection: BackendConnection = backend(),
+): Promise<string | null> {
+  const url = `${new URL(connection.endpoint).origin}/stripe/`;
+  const answer = await fetch(url).then(
+    async (response) => (response.ok ? ((await response.json()) as { api?: unknown }) : null),
+    () => null,
+  );
+  return typeof answer?.api === 'string'
+    ? null
+    : `${url} serves no local Stripe double: the payment suites need the local backend or its image`;
+}
+
 /** The Stripe double of the backend at `connection` (the local backend and its image have one). */
 export async function backendDouble(
   connection: BackendConnection = backend(),
