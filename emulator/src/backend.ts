@@ -2,11 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { BackendConfig } from './config.ts';
 import { Auth } from './core/auth/auth.ts';
+import { Clock } from './core/clock.ts';
 import { Store } from './core/db.ts';
 import { EventBus } from './core/events.ts';
 import { eventOf, type Change } from './events.ts';
 import { Router, type Route } from './http/router.ts';
 import { createRequestHandler } from './http/server.ts';
+import { clockSwitch } from './http/switches.ts';
 import type { Services } from './modules.ts';
 
 /** Answers a request outside `/v1` (function domains, test switches); returns false to pass. */
@@ -44,6 +46,8 @@ export class Backend {
   /** The SQLite database every store writes to. */
   readonly store: Store;
   readonly auth: Auth;
+  /** Time for expiries and rate-limit windows (moved forward by a test switch). */
+  readonly clock = new Clock();
   /** Events reach listeners once the writes before them are committed. */
   readonly bus: EventBus;
   readonly router = new Router();
@@ -64,6 +68,7 @@ export class Backend {
     );
     this.auth = new Auth(this.store, config.projectId, config.apiKey);
     this.server = createServer({ keepAliveTimeout: 65_000 }, createRequestHandler(this));
+    this.httpFallbacks.push(clockSwitch(this));
     // Filled in below: stores may read each other only after construction.
     const services: Partial<Record<keyof Services, unknown>> = {};
     this.services = services as Services;

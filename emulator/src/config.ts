@@ -9,6 +9,11 @@ export interface BackendConfig {
   dataDir: string;
   projectId: string;
   apiKey: string;
+  /**
+   * Appwrite's abuse limits (rate limits; `http/abuse.ts`): on unless `BACKEND_ABUSE` (or
+   * Appwrite's own `_APP_OPTIONS_ABUSE`) is `disabled`.
+   */
+  abuse?: boolean;
 }
 
 /** The data folder when `BACKEND_DATA_DIR` is not set (relative to the working directory). */
@@ -38,6 +43,9 @@ export function configFromEnv(
     );
   const dataDir = env.BACKEND_DATA_DIR ?? DEFAULT_DATA_DIR;
   if (dataDir.trim() === '') problems.push('BACKEND_DATA_DIR must name a folder, got ""');
+  const abuse = env.BACKEND_ABUSE ?? env._APP_OPTIONS_ABUSE ?? 'enabled';
+  if (abuse !== 'enabled' && abuse !== 'disabled')
+    problems.push(`BACKEND_ABUSE must be "enabled" or "disabled", got "${abuse}"`);
   if (problems.length)
     throw new Error(`Invalid backend configuration:\n  - ${problems.join('\n  - ')}`);
   return {
@@ -46,6 +54,7 @@ export function configFromEnv(
     dataDir: isAbsolute(dataDir) ? resolve(dataDir) : resolve(cwd, dataDir),
     projectId,
     apiKey,
+    abuse: abuse === 'enabled',
   };
 }
 

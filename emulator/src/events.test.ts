@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventOf } from './events.ts';
 import type { CollectionRecord } from './services/databases/types.ts';
+import type { BucketRecord } from './services/storage/models.ts';
 
 function collection(documentSecurity: boolean): CollectionRecord {
   return {
@@ -20,6 +21,27 @@ function collection(documentSecurity: boolean): CollectionRecord {
     nextIndexSeq: 1,
     createdAt: '',
     updatedAt: '',
+  };
+}
+
+function bucket(fileSecurity: boolean): BucketRecord {
+  return {
+    id: 'photos',
+    createdAt: '',
+    updatedAt: '',
+    permissions: [
+      { type: 'read', role: 'team:desk' },
+      { type: 'create', role: 'users' },
+    ],
+    fileSecurity,
+    name: 'Photos',
+    enabled: true,
+    maximumFileSize: 1000,
+    allowedFileExtensions: [],
+    compression: 'none',
+    encryption: false,
+    antivirus: false,
+    transformations: true,
   };
 }
 
@@ -114,5 +136,30 @@ describe('eventOf', () => {
     const fn = eventOf({ resource: 'function', action: 'create', functionId: 'f', payload: {} });
     expect(fn).toMatchObject({ channels: [], roles: [] });
     expect(fn.events).toContain('functions.f.create');
+  });
+
+  it("gives a file's event the bucket's readers, and the file's own with file security", () => {
+    const change = {
+      resource: 'file' as const,
+      action: 'create' as const,
+      fileId: 'f1',
+      permissions: ['read("user:ben")', 'delete("user:ben")'],
+      payload: { $id: 'f1' },
+    };
+    expect(eventOf({ ...change, bucket: bucket(false) }).roles).toEqual(['team:desk']);
+    const secured = eventOf({ ...change, bucket: bucket(true) });
+    expect(secured.roles).toEqual(['team:desk', 'user:ben']);
+    expect(secured.channels).toEqual([
+      'files',
+      'buckets.photos.files',
+      'buckets.photos.files.f1',
+      'files.create',
+      'buckets.photos.files.create',
+      'buckets.photos.files.f1.create',
+    ]);
+    expect(secured.events).toContain('buckets.photos.files.f1.create');
+    expect(secured.events).toContain('buckets.*.files.*.create');
+    expect(secured.events).toContain('buckets.photos.files.*');
+    expect(secured.payload).toEqual({ $id: 'f1' });
   });
 });

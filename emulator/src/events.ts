@@ -6,6 +6,7 @@ import {
 } from './core/events.ts';
 import { rolesFor, rolesIn } from './core/permissions.ts';
 import type { CollectionRecord } from './services/databases/types.ts';
+import type { BucketRecord } from './services/storage/models.ts';
 
 /** A resource as the API returns it (the event's payload). */
 type Model = Record<string, unknown>;
@@ -45,6 +46,15 @@ export type Change =
       collection: CollectionRecord;
       documentId: string;
       /** The document's formatted permissions. */
+      permissions: readonly string[];
+      payload: Model;
+    }
+  | {
+      resource: 'file';
+      action: 'create' | 'update' | 'delete';
+      bucket: BucketRecord;
+      fileId: string;
+      /** The file's formatted permissions. */
       permissions: readonly string[];
       payload: Model;
     }
@@ -132,6 +142,27 @@ export function eventOf(change: Change): Omit<BackendEvent, 'timestamp'> {
       return {
         events: documentEvents(collection.databaseId, collection.id, documentId, action),
         channels: documentChannels(collection.databaseId, collection.id, documentId, action),
+        roles: [...roles],
+        payload,
+      };
+    }
+    case 'file': {
+      const { bucket, fileId, action } = change;
+      // The bucket's readers, and the file's own with file security.
+      const roles = new Set(rolesFor(bucket.permissions, 'read'));
+      if (bucket.fileSecurity)
+        for (const role of rolesIn(change.permissions, 'read')) roles.add(role);
+      const channels = [
+        'files',
+        `buckets.${bucket.id}.files`,
+        `buckets.${bucket.id}.files.${fileId}`,
+      ];
+      return {
+        events: generateEvents(`buckets.[bucketId].files.[fileId].${action}`, {
+          bucketId: bucket.id,
+          fileId,
+        }),
+        channels: [...channels, ...channels.map((channel) => `${channel}.${action}`)],
         roles: [...roles],
         payload,
       };

@@ -1,7 +1,12 @@
 import { inject } from 'vitest';
-import { selectTarget } from '../targets/select.ts';
 import type { StartedBackend, TargetKind } from '../targets/types.ts';
 import { backend } from './clients.ts';
+
+/** Options of {@link startOwnBackend}. */
+export interface OwnBackendOptions {
+  /** Appwrite's abuse limits: off unless a test is about them (see `LocalBackendOptions.abuse`). */
+  abuse?: boolean;
+}
 
 /** Targets that can start a backend of their own for one test (cheap, and safe to kill). */
 export const OWN_BACKEND_KINDS: readonly TargetKind[] = ['local', 'container'];
@@ -13,13 +18,20 @@ export const OWN_BACKEND_KINDS: readonly TargetKind[] = ['local', 'container'];
  * heavy to start per test; a remote one is not ours to restart): skip the test then, so that it
  * counts as not run.
  */
-export async function startOwnBackend(): Promise<StartedBackend | null> {
+export async function startOwnBackend(
+  options: OwnBackendOptions = {},
+): Promise<StartedBackend | null> {
   const kind = backend().kind;
   if (!OWN_BACKEND_KINDS.includes(kind)) return null;
-  const image = inject('backendImage');
-  if (kind === 'container' && image) {
-    const { LocalBackendContainer } = await import('../targets/container.ts');
-    return new LocalBackendContainer().withImage(image).start();
+  const abuse = options.abuse ?? false;
+  if (kind === 'local') {
+    const { LocalBackend } = await import('../targets/local.ts');
+    return new LocalBackend({ abuse }).start();
   }
-  return (await selectTarget(kind)).start();
+  const { LocalBackendContainer } = await import('../targets/container.ts');
+  const target = new LocalBackendContainer().withEnvironment({
+    BACKEND_ABUSE: abuse ? 'enabled' : 'disabled',
+  });
+  const image = inject('backendImage');
+  return (image ? target.withImage(image) : target).start();
 }

@@ -57,7 +57,8 @@ export class LocalBackendContainer implements BackendTarget {
   readonly kind = 'container' as const;
   private projectId = 'livedesk-test';
   private apiKey = `test-${randomBytes(16).toString('hex')}`;
-  private environment: Record<string, string> = {};
+  /** Abuse limits off, as for the local process target (see `LocalBackendOptions.abuse`). */
+  private environment: Record<string, string> = { BACKEND_ABUSE: 'disabled' };
   private startupTimeoutMs = 60_000;
   private image: string | null = null;
 

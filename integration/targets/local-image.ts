@@ -5,6 +5,7 @@ import {
   existsSync,
   linkSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -69,11 +70,29 @@ async function bundleBackend(outFile: string): Promise<void> {
     banner: {
       js: "import { createRequire as __livedeskCreateRequire } from 'node:module'; const require = __livedeskCreateRequire(import.meta.url);",
     },
-    // Optional native speed-ups of ws, loaded inside try/catch.
-    external: ['bufferutil', 'utf-8-validate'],
+    // Optional native speed-ups of ws, loaded inside try/catch; sharp (native, loaded on the
+    // first preview) is copied into the image's node_modules instead (NATIVE_PACKAGES).
+    external: ['bufferutil', 'utf-8-validate', 'sharp'],
     logLevel: 'silent',
     legalComments: 'none',
   });
+}
+
+/** sharp and what it loads at run time (its JS dependencies, its binary and libvips for this platform). */
+const NATIVE_PACKAGES = [
+  'sharp',
+  '@img/colour',
+  'detect-libc',
+  'semver',
+  `@img/sharp-${process.platform}-${process.arch}`,
+  `@img/sharp-libvips-${process.platform}-${process.arch}`,
+];
+
+/** Every file under `dir` (recursively). */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 /** Hard-links (or copies across file systems) `source` to `target`. */
@@ -145,8 +164,18 @@ export async function localBackendImage(
   if (!node) throw new Error('no Node ≥ 24 binary found to put into the image');
   // A POSIX shell too: the functions runtime runs a deployment's build commands with /bin/sh.
   const shell = existsSync('/bin/sh') ? realpathSync('/bin/sh') : null;
+  const packages = NATIVE_PACKAGES.map((name) => join(ROOT, 'node_modules', name)).filter((dir) =>
+    existsSync(dir),
+  );
+  const packageFiles = packages.flatMap(filesUnder);
+  const addons = packageFiles.filter((file) => file.endsWith('.node'));
   const libraries = [
-    ...new Set([...sharedLibraries(node.path), ...(shell ? sharedLibraries(shell) : [])]),
+    ...new Set([
+      ...sharedLibraries(node.path),
+      ...(shell ? sharedLibraries(shell) : []),
+      // the system libraries of sharp's binary (libvips itself comes with its package)
+      ...addons.flatMap(sharedLibraries).filter((library) => !library.includes('node_modules')),
+    ]),
   ];
   mkdirSync(WORK_DIR, { recursive: true });
   const bundle = join(WORK_DIR, 'main.mjs');
@@ -156,6 +185,7 @@ export async function localBackendImage(
   hash.update(DOCKERFILE);
   hash.update(readFileSync(bundle));
   hash.update(`${node.version}\n${shell}\n${libraries.join('\n')}`);
+  for (const dir of packages) hash.update(readFileSync(join(dir, 'package.json')));
   const image = `${LOCAL_BACKEND_REPOSITORY}:${hash.digest('hex').slice(0, 16)}`;
   if (await client.image.exists(ImageName.fromString(image))) return image;
 
@@ -167,6 +197,11 @@ export async function localBackendImage(
   if (shell) place(shell, join(rootfs, 'bin/sh'));
   for (const library of libraries) place(realpathSync(library), join(rootfs, library));
   place(bundle, join(rootfs, 'app/main.mjs'));
+  for (const file of packageFiles)
+    place(
+      file,
+      join(rootfs, 'app/node_modules', file.slice(join(ROOT, 'node_modules').length + 1)),
+    );
   mkdirSync(join(rootfs, 'tmp'), { recursive: true });
   mkdirSync(join(rootfs, 'data'), { recursive: true });
   writeFileSync(join(context, 'Dockerfile'), DOCKERFILE);

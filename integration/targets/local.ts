@@ -19,6 +19,12 @@ export interface LocalBackendOptions {
   verbose?: boolean;
   /** Scheduling priority of the backend and its function runtimes (0, the default: as is). */
   nice?: number;
+  /**
+   * Appwrite's abuse limits (rate limits). Off by default here, as in Appwrite's own CI and the
+   * `appwrite` target's compose file: suites, benchmarks and seeders create many sessions and
+   * writes from one address. Tests of the limits turn them on. (`npm run backend` has them on.)
+   */
+  abuse?: boolean;
 }
 
 /** The local backend (`emulator/`) as a child process on a free 127.0.0.1 port with a throwaway data folder. */
@@ -45,6 +51,7 @@ export class LocalBackend implements BackendTarget {
       env: this.options.env ?? {},
       verbose: this.options.verbose ?? process.env.BACKEND_VERBOSE === '1',
       nice: this.options.nice ?? 0,
+      abuse: this.options.abuse ?? false,
     });
     await started.launch();
     return started;
@@ -59,6 +66,7 @@ interface LaunchSettings {
   env: Record<string, string>;
   verbose: boolean;
   nice: number;
+  abuse: boolean;
 }
 
 /** A running local backend process. */
@@ -106,6 +114,7 @@ export class StartedLocalBackend implements StartedBackend {
       cwd: ROOT,
       env: {
         ...process.env,
+        BACKEND_ABUSE: this.settings.abuse ? 'enabled' : 'disabled',
         ...this.settings.env,
         BACKEND_PORT: String(this.settings.port),
         BACKEND_HOST: '127.0.0.1',

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Backend } from '../backend.ts';
 import type { Identity } from '../core/auth/roles.ts';
 
@@ -20,6 +20,8 @@ export interface RequestContext {
   input: Record<string, unknown>;
   files: Record<string, UploadedFile>;
   headers: IncomingHttpHeaders;
+  /** The request itself; its body is unread only on `streamBody` routes. */
+  request: IncomingMessage;
   identity: Identity;
   /** `X-Appwrite-Response-Format`, e.g. `1.9.5`. */
   responseFormat: string;

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /** A cookie to set on the response. */
 export interface Cookie {
   name: string;
@@ -7,11 +9,11 @@ export interface Cookie {
   sameSite?: 'None' | 'Lax' | 'Strict';
 }
 
-/** What a handler answers: status, JSON body (or raw bytes), extra headers and cookies. */
+/** What a handler answers: status, JSON body (or raw bytes, or a stream of them), extra headers and cookies. */
 export interface Reply {
   status: number;
   body?: unknown;
-  raw?: { data: Buffer | Uint8Array | string; contentType: string };
+  raw?: { data: Buffer | Uint8Array | string | Readable; contentType: string };
   headers?: Record<string, string>;
   cookies?: Cookie[];
 }

@@ -11,6 +11,8 @@ export interface Route {
   path: string;
   /** The scope a caller needs (`public` for everyone). */
   scope: string;
+  /** The handler reads the body itself from `ctx.request` (streamed uploads); the server leaves it unread. */
+  streamBody?: boolean;
   handler: (ctx: RequestContext) => Reply | Promise<Reply>;
 }
 
@@ -75,12 +77,16 @@ function matchSegments(pattern: string[], parts: string[]): Record<string, strin
   return params;
 }
 
-/** A route table's entry: `method path`, the scope a caller needs, and the handler. */
+/**
+ * A route table's entry: `method path`, the scope a caller needs, and the handler; `streamBody`
+ * when the handler reads the body itself.
+ */
 export function route(
   method: Method,
   path: string,
   scope: string,
   handler: Route['handler'],
+  options: Pick<Route, 'streamBody'> = {},
 ): Route {
-  return { method, path, scope, handler };
+  return { method, path, scope, handler, ...options };
 }

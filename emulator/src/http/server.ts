@@ -1,12 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Backend } from '../backend.ts';
 import type { Identity } from '../core/auth/roles.ts';
 import { ApiError, APPWRITE_VERSION } from '../core/errors.ts';
+import { ABUSE_LABELS, AbuseCounters, abuseKeys } from './abuse.ts';
 import type { RequestContext, UploadedFile } from './context.ts';
 import { parseQueryString } from './query-string.ts';
 import type { Cookie, Reply } from './reply.ts';
 import { sessionCookieName } from './session-cookies.ts';
+import { unsupportedRoute } from './unsupported.ts';
 
 /** Largest request body accepted (a 5 MiB upload chunk plus multipart overhead, or a 10 MB execution body). */
 export const MAX_BODY_BYTES = 12 * 1024 * 1024;
@@ -106,10 +110,15 @@ async function parseBody(
     } catch {
       throw new ApiError('general_argument_invalid', 'The multipart body could not be parsed.');
     }
-    const input: Record<string, unknown> = {};
+    // Null prototypes: a field named `__proto__` is a field like any other.
+    const input: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    const uploads: Record<string, UploadedFile> = Object.create(null) as Record<
+      string,
+      UploadedFile
+    >;
     for (const [key, value] of form) {
       if (typeof value !== 'string') {
-        files[key] = {
+        uploads[key] = {
           name: value.name,
           type: value.type,
           data: Buffer.from(await value.arrayBuffer()),
@@ -118,17 +127,17 @@ async function parseBody(
       }
       if (key.endsWith('[]')) {
         const name = key.slice(0, -2);
-        const list = (input[name] as unknown[] | undefined) ?? [];
+        const list = Array.isArray(input[name]) ? input[name] : [];
         list.push(value);
         input[name] = list;
       } else {
         input[key] = value;
       }
     }
-    return { input, files };
+    return { input: { ...input }, files: { ...uploads } };
   }
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    return { input: parseQueryString(body.toString('utf8')), files };
+    return { input: queryParams(body.toString('utf8')), files };
   }
   try {
     const parsed: unknown = JSON.parse(body.toString('utf8'));
@@ -145,12 +154,45 @@ async function parseBody(
   }
 }
 
-function parseCookies(header: string | undefined): Record<string, string> {
-  const cookies: Record<string, string> = {};
+/**
+ * The error for a path no route serves: an Appwrite route the local backend does not implement
+ * is named (405 `general_not_implemented`, as Appwrite answers what it has not implemented);
+ * anything else is Appwrite's 404 `general_route_not_found`.
+ */
+function notServed(method: string, path: string): ApiError {
+  const sdkMethod = unsupportedRoute(method, path);
+  if (!sdkMethod) return new ApiError('general_route_not_found');
+  return new ApiError(
+    'general_not_implemented',
+    `${method} /v1${path} (${sdkMethod}) is not supported by the local backend; docs/emulator-guide.md lists what it serves.`,
+  );
+}
+
+/** A query string's params; too many of them is a 400. */
+function queryParams(search: string): Record<string, unknown> {
+  try {
+    return parseQueryString(search);
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new ApiError('general_argument_invalid', 'Too many parameters in the query string.');
+    throw error;
+  }
+}
+
+/** The request's cookies; a value with broken percent-encoding is kept as sent (as PHP reads it). */
+function parseCookies(header: string | undefined): Map<string, string> {
+  const cookies = new Map<string, string>();
   for (const part of (header ?? '').split(';')) {
     const index = part.indexOf('=');
-    if (index > 0)
-      cookies[part.slice(0, index).trim()] = decodeURIComponent(part.slice(index + 1).trim());
+    if (index <= 0) continue;
+    const value = part.slice(index + 1).trim();
+    let decoded = value;
+    try {
+      decoded = decodeURIComponent(value);
+    } catch {
+      // kept as sent
+    }
+    cookies.set(part.slice(0, index).trim(), decoded);
   }
   return cookies;
 }
@@ -182,9 +224,9 @@ export function resolveIdentity(
   }
   const cookieName = sessionCookieName(config.projectId);
   const cookies = parseCookies(headers.cookie);
-  const candidates = [
-    cookies[cookieName],
-    cookies[`${cookieName}_legacy`],
+  const candidates: unknown[] = [
+    cookies.get(cookieName),
+    cookies.get(`${cookieName}_legacy`),
     headers['x-appwrite-session'],
   ];
   const fallback = headers['x-fallback-cookies'];
@@ -229,6 +271,11 @@ function send(res: ServerResponse, reply: Reply, origin: string | undefined): vo
   if (reply.raw) {
     headers['Content-Type'] = reply.raw.contentType;
     res.writeHead(reply.status, headers);
+    if (reply.raw.data instanceof Readable) {
+      // A failed read cuts the connection: the client sees a short body, never a wrong one.
+      pipeline(reply.raw.data, res).catch(() => res.destroy());
+      return;
+    }
     res.end(reply.raw.data);
     return;
   }
@@ -276,13 +323,26 @@ function sendCommitted(
   });
 }
 
+/**
+ * The URL of a request (its target may be absolute, e.g. `GET http://host/v1/…`); one that does
+ * not parse is a 400.
+ */
+export function requestUrl(req: IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? '/', 'http://localhost');
+  } catch {
+    throw new ApiError('general_argument_invalid', 'The request URL could not be parsed.');
+  }
+}
+
 /** The Node HTTP handler of the backend: CORS, project, identity, scopes, routing and errors. */
 export function createRequestHandler(
   backend: Backend,
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const abuse = new AbuseCounters(backend.clock);
   return (req, res) => {
     const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
-    handle(backend, req, res, origin).catch((error: unknown) =>
+    handle(backend, abuse, req, res, origin).catch((error: unknown) =>
       backend.store.afterCommit(() => sendError(res, error, origin)),
     );
   };
@@ -290,11 +350,12 @@ export function createRequestHandler(
 
 async function handle(
   backend: Backend,
+  abuse: AbuseCounters,
   req: IncomingMessage,
   res: ServerResponse,
   origin: string | undefined,
 ): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = requestUrl(req);
   if (req.method === 'OPTIONS') {
     res.writeHead(204, corsHeaders(origin));
     res.end();
@@ -307,7 +368,7 @@ async function handle(
     throw new ApiError('general_route_not_found');
   }
   const path = url.pathname.slice(3) || '/';
-  const query = parseQueryString(url.search);
+  const query = queryParams(url.search);
   const projectHeader = req.headers['x-appwrite-project'];
   const projectId =
     typeof projectHeader === 'string' && projectHeader !== ''
@@ -320,8 +381,10 @@ async function handle(
     return;
   }
   if (projectId !== backend.config.projectId) throw new ApiError('project_not_found');
-  if (!match) throw new ApiError('general_route_not_found');
-  const { input: body, files } = await parseBody(req, url);
+  if (!match) throw notServed(req.method ?? 'GET', path);
+  const { input: body, files } = match.route.streamBody
+    ? { input: {}, files: {} }
+    : await parseBody(req, url);
   const identity = resolveIdentity(backend, req.headers, {});
   if (!hasScope(identity, match.route.scope)) {
     throw new ApiError(
@@ -329,16 +392,20 @@ async function handle(
       `${callerLabel(identity, backend.config.projectId)} missing scopes (["${match.route.scope}"])`,
     );
   }
+  // As on Appwrite, after the scope check: a blocked user's sessions and JWTs still resolve.
+  if (identity.kind === 'user' && !identity.user.status) throw new ApiError('user_blocked');
   const format = req.headers['x-appwrite-response-format'];
   const forwarded = req.headers['x-forwarded-for'];
+  const input = { ...query, ...body };
   const ctx: RequestContext = {
     backend,
     method: req.method ?? 'GET',
     path,
     params: match.params,
-    input: { ...query, ...body },
+    input,
     files,
     headers: req.headers,
+    request: req,
     identity,
     responseFormat: typeof format === 'string' ? format : '1.9.5',
     origin: origin ?? null,
@@ -348,6 +415,42 @@ async function handle(
         : (req.socket.remoteAddress ?? ''),
     userAgent: String(req.headers['x-forwarded-user-agent'] ?? req.headers['user-agent'] ?? ''),
   };
+  const limit = checkAbuse(backend, abuse, ctx, req, res, match.route.path);
   const reply = await match.route.handler(ctx);
+  if (limit?.resetOn?.includes(reply.status)) abuse.reset(limit.keys);
   sendCommitted(backend, res, reply, origin);
+}
+
+/**
+ * Appwrite's abuse check of a limited route (`http/abuse.ts`): sets the `X-RateLimit-*` headers
+ * (for every caller, even when abuse is disabled) and refuses a request over the limit with
+ * `general_rate_limit_exceeded`. API keys and a backend started with abuse disabled are not
+ * counted. Returns the keys and statuses that start the counters again, or null.
+ */
+function checkAbuse(
+  backend: Backend,
+  abuse: AbuseCounters,
+  ctx: RequestContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  routePath: string,
+): { keys: string[]; resetOn: readonly number[] | undefined } | null {
+  const label = ABUSE_LABELS[`${ctx.method} ${routePath}`];
+  if (!label) return null;
+  const range = /^bytes (\d+)-(\d+)\//.exec(String(req.headers['content-range'] ?? ''));
+  const start = range ? Number(range[1]) : 0;
+  const end = range ? Number(range[2]) : 0;
+  const keys = abuseKeys(label, {
+    url: `${String(req.headers.host ?? '').replace(/:\d+$/, '')}/v1${routePath}`,
+    ip: ctx.ip,
+    userId: ctx.identity.kind === 'user' ? ctx.identity.user.id : '',
+    method: ctx.method,
+    chunkId: end + 1 > start ? Math.floor(start / (end + 1 - start)) : 0,
+    params: ctx.input,
+  });
+  const enforce = backend.config.abuse !== false && ctx.identity.kind !== 'key';
+  const verdict = abuse.check(label, keys, enforce);
+  for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+  if (verdict.limited) throw new ApiError('general_rate_limit_exceeded');
+  return enforce ? { keys, resetOn: label.resetOn } : null;
 }

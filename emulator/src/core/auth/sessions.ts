@@ -117,7 +117,10 @@ export class Sessions {
     this.store.prepare('DELETE FROM sessions WHERE user_id = ?').run(userId);
   }
 
-  /** The user and session named by a session cookie value, or null when invalid or expired. */
+  /**
+   * The user and session named by a session cookie value, or null when invalid or expired. A
+   * blocked user (`status: false`) is returned too: the caller answers `user_blocked`.
+   */
   resolve(cookieValue: string): { user: UserRecord; session: SessionRecord } | null {
     let decoded: { id?: unknown; secret?: unknown };
     try {
@@ -133,7 +136,7 @@ export class Sessions {
     const session = sessionFromRow(row);
     if (session.userId !== decoded.id || Date.parse(session.expire) < Date.now()) return null;
     const user = this.users.get(session.userId);
-    if (!user || !user.status) return null;
+    if (!user) return null;
     return { user, session };
   }
 
@@ -142,12 +145,15 @@ export class Sessions {
     return this.signer.sign({ userId, sessionId, exp: expiresIn(durationMs) });
   }
 
-  /** The user and session of a JWT, or null when invalid, expired, or its session is gone. */
+  /**
+   * The user and session of a JWT, or null when invalid, expired, or its session is gone (a
+   * blocked user is returned, as by {@link resolve}).
+   */
   resolveJwt(token: string): SignedIn | null {
     const payload = this.signer.verify(token);
     if (!payload || typeof payload.userId !== 'string') return null;
     const user = this.users.get(payload.userId);
-    if (!user || !user.status) return null;
+    if (!user) return null;
     const session = typeof payload.sessionId === 'string' ? this.get(payload.sessionId) : null;
     if (typeof payload.sessionId === 'string' && payload.sessionId !== '' && !session) return null;
     return { user, session };

@@ -1,11 +1,10 @@
 /** The Databases service's request params: JSON data, permissions, bulk documents, index and inline schema definitions. */
 import { ApiError, invalidParam } from '../../core/errors.ts';
-import { validateKey } from '../../core/ids.ts';
+import { uniqueId, validateKey } from '../../core/ids.ts';
 import { formatPermissions, parsePermissions } from '../../core/permissions.ts';
-import type { RequestContext } from '../../http/context.ts';
 import { required } from '../../http/params.ts';
 import { ATTRIBUTE_KINDS, attributeFromCreate } from './attributes.ts';
-import { DOCUMENT_PERMISSIONS } from './store.ts';
+import { DOCUMENT_PERMISSIONS, type NewDocument } from './store.ts';
 import type {
   AttributeKind,
   AttributeRecord,
@@ -18,18 +17,11 @@ import type {
 export const BATCH_LIMIT = 100;
 /** MariaDB's 64 indexes a table, less the ones Appwrite keeps for itself. */
 const INDEX_LIMIT = 58;
+const CUSTOM_ID = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,35}$/;
+const CUSTOM_ID_MESSAGE =
+  "Parameter must contain at most 36 chars. Valid chars are a-z, A-Z, 0-9, period, hyphen, and underscore. Can't start with a special char";
 const KEY_MESSAGE =
   "Parameter must contain at most 36 chars. Valid chars are a-z, A-Z, 0-9, period, hyphen, and underscore. Can't start with a special char";
-
-/** Transactions are not implemented: refuse rather than apply the change outside one. */
-export function refuseTransaction(ctx: RequestContext): void {
-  const id = ctx.input.transactionId;
-  if (id !== undefined && id !== null && id !== '')
-    throw new ApiError(
-      'general_not_implemented',
-      'Transactions are not supported by the local backend.',
-    );
-}
 
 /** A JSON object param (an object, or a JSON string of one); a list becomes `{0: …}` as in PHP. */
 export function jsonObject(value: unknown, name: string): Record<string, unknown> {
@@ -197,6 +189,30 @@ export function inlineAttribute(raw: unknown, time: string): AttributeRecord {
   if (kind === 'string' && (definition.format === 'email' || definition.format === 'enum'))
     kind = String(definition.format);
   if (!ATTRIBUTE_KINDS.includes(kind as AttributeKind))
-    throw new ApiError('ATTRIBUTE_TYPE_NOT_SUPPORTED', null, [kind]);
+    throw new ApiError(
+      'ATTRIBUTE_TYPE_NOT_SUPPORTED',
+      `Attribute type '${kind}' is not supported by the local backend.`,
+    );
   return attributeFromCreate(kind as AttributeKind, definition, time);
+}
+
+/** The `$id` and `$permissions` of one document of a bulk create (refused as a bad request). */
+export function bulkDocument(source: Record<string, unknown>): NewDocument {
+  const rawId = source.$id ?? 'unique()';
+  let id: string;
+  if (rawId === 'unique()') id = uniqueId();
+  else if (typeof rawId === 'string' && CUSTOM_ID.test(rawId)) id = rawId;
+  else throw new ApiError('general_bad_request', CUSTOM_ID_MESSAGE);
+  let permissions: string[] | null = null;
+  if (source.$permissions !== undefined && source.$permissions !== null) {
+    try {
+      permissions = permissionsParam(source.$permissions);
+    } catch (error) {
+      throw new ApiError(
+        'general_bad_request',
+        (error as Error).message.replace(/^Invalid `permissions` param: /, ''),
+      );
+    }
+  }
+  return { id, permissions, data: source };
 }

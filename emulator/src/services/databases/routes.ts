@@ -1,8 +1,7 @@
-import { ApiError, invalidParam } from '../../core/errors.ts';
-import { resolveId, uniqueId } from '../../core/ids.ts';
+import { ApiError } from '../../core/errors.ts';
+import { resolveId } from '../../core/ids.ts';
 import { applyListQueries } from '../../core/list-queries.ts';
 import { parsePermissions } from '../../core/permissions.ts';
-import { parseQueries } from '../../core/queries.ts';
 import { now } from '../../core/time.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { bool, required, text } from '../../http/params.ts';
@@ -15,22 +14,13 @@ import {
   attributeFromUpdate,
 } from './attributes.ts';
 import { attributeModel, collectionModel, databaseModel, indexModel } from './models.ts';
-import {
-  documentsParam,
-  indexFromParams,
-  inlineAttribute,
-  inlineDefinition,
-  jsonObject,
-  permissionsParam,
-  refuseTransaction,
-} from './params.ts';
-import { callerOf, type DatabasesStore, type DocumentTarget, type NewDocument } from './store.ts';
+import { documentRoutes } from './document-routes.ts';
+import { indexFromParams, inlineAttribute, inlineDefinition } from './params.ts';
+import type { DatabasesStore } from './store.ts';
+import { transactionRoutesOfBothApis } from './transaction-routes.ts';
 import type { AttributeKind, AttributeRecord, CollectionRecord, DatabaseRecord } from './types.ts';
 
 const COLLECTION_PERMISSIONS = ['read', 'create', 'update', 'delete'] as const;
-const CUSTOM_ID = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,35}$/;
-const CUSTOM_ID_MESSAGE =
-  "Parameter must contain at most 36 chars. Valid chars are a-z, A-Z, 0-9, period, hyphen, and underscore. Can't start with a special char";
 
 function store(ctx: RequestContext): DatabasesStore {
   return ctx.backend.services.databases;
@@ -44,17 +34,6 @@ function database(ctx: RequestContext): DatabaseRecord {
 /** The collection of `:databaseId`/`:collectionId`. */
 function collection(ctx: RequestContext): CollectionRecord {
   return store(ctx).collection(database(ctx), ctx.params.collectionId!);
-}
-
-/** The collection of a document request (disabled ones are hidden from callers without a key). */
-function documentTarget(ctx: RequestContext): DocumentTarget {
-  const caller = callerOf(ctx.identity);
-  const found = store(ctx).database(ctx.params.databaseId!, caller);
-  return {
-    database: found,
-    collection: store(ctx).collection(found, ctx.params.collectionId!, caller),
-    caller,
-  };
 }
 
 function searchTerm(ctx: RequestContext): string {
@@ -247,7 +226,10 @@ function updateAttribute(kind: AttributeKind): Route['handler'] {
 
 function unsupportedAttribute(kind: string): Route['handler'] {
   return () => {
-    throw new ApiError('ATTRIBUTE_TYPE_NOT_SUPPORTED', null, [kind]);
+    throw new ApiError(
+      'ATTRIBUTE_TYPE_NOT_SUPPORTED',
+      `Attribute type '${kind}' is not supported by the local backend.`,
+    );
   };
 }
 
@@ -286,156 +268,8 @@ function deleteIndex(ctx: RequestContext): Reply {
   return noContent();
 }
 
-// ── documents ─────────────────────────────────────────────────────────────────
-
-/** The `$id` and `$permissions` of one document of a bulk create (refused as a bad request). */
-function bulkDocument(source: Record<string, unknown>): NewDocument {
-  const rawId = source.$id ?? 'unique()';
-  let id: string;
-  if (rawId === 'unique()') id = uniqueId();
-  else if (typeof rawId === 'string' && CUSTOM_ID.test(rawId)) id = rawId;
-  else throw new ApiError('general_bad_request', CUSTOM_ID_MESSAGE);
-  let permissions: string[] | null = null;
-  if (source.$permissions !== undefined && source.$permissions !== null) {
-    try {
-      permissions = permissionsParam(source.$permissions);
-    } catch (error) {
-      throw new ApiError(
-        'general_bad_request',
-        (error as Error).message.replace(/^Invalid `permissions` param: /, ''),
-      );
-    }
-  }
-  return { id, permissions, data: source };
-}
-
-/** `createDocument` (`documentId` + `data`) and, for API keys, `createDocuments` (`documents`). */
-function createDocuments(ctx: RequestContext): Reply {
-  refuseTransaction(ctx);
-  const rawId = ctx.input.documentId;
-  const documentId =
-    rawId === undefined || rawId === null || rawId === '' ? '' : resolveId('documentId', rawId);
-  const data = jsonObject(ctx.input.data, 'data');
-  const permissions = permissionsParam(ctx.input.permissions);
-  const list = documentsParam(ctx.input.documents);
-  const hasData = Object.keys(data).length > 0;
-  const hasDocuments = list.length > 0;
-  if (!hasData && !hasDocuments) throw new ApiError('document_missing_data');
-  if (hasData && hasDocuments)
-    throw new ApiError(
-      'general_bad_request',
-      'You can only send one of the following parameters: data, documents',
-    );
-  if (hasData && !documentId)
-    throw new ApiError(
-      'document_missing_data',
-      'Document ID is required when creating a single document.',
-    );
-  if (hasDocuments && documentId)
-    throw new ApiError(
-      'general_bad_request',
-      'Param "documentId" is not allowed when creating multiple documents, set "$id" on each instead.',
-    );
-  if (hasDocuments && permissions !== null && permissions.length > 0)
-    throw new ApiError(
-      'general_bad_request',
-      'Param "permissions" is disallowed when creating multiple documents, set "$permissions" on each instead',
-    );
-  if (hasDocuments && ctx.identity.kind !== 'key') throw new ApiError('general_unauthorized_scope');
-  const target = documentTarget(ctx);
-  const sources = hasDocuments ? list.map(bulkDocument) : [{ id: documentId, permissions, data }];
-  const models = store(ctx).createDocuments(target, sources);
-  if (hasDocuments) return created({ total: models.length, documents: models });
-  return created(models[0]);
-}
-
-function listDocuments(ctx: RequestContext): Reply {
-  refuseTransaction(ctx);
-  const target = documentTarget(ctx);
-  const queries = parseQueries(ctx.input.queries);
-  return ok(store(ctx).listDocuments(target, queries, bool(ctx.input, 'total', true)));
-}
-
-function getDocument(ctx: RequestContext): Reply {
-  refuseTransaction(ctx);
-  const target = documentTarget(ctx);
-  const queries = parseQueries(ctx.input.queries);
-  return ok(store(ctx).getDocument(target, ctx.params.documentId!, queries));
-}
-
-/** `X-Appwrite-Timestamp`, when sent. */
-function timestampHeader(ctx: RequestContext): string | undefined {
-  const header = ctx.headers['x-appwrite-timestamp'];
-  return typeof header === 'string' ? header : undefined;
-}
-
-function updateDocument(ctx: RequestContext): Reply {
-  refuseTransaction(ctx);
-  const data = jsonObject(ctx.input.data, 'data');
-  const permissions = permissionsParam(ctx.input.permissions);
-  if (Object.keys(data).length === 0 && permissions === null)
-    throw new ApiError('document_missing_payload');
-  const target = documentTarget(ctx);
-  const id = ctx.params.documentId!;
-  return ok(store(ctx).updateDocument(target, id, data, permissions, timestampHeader(ctx)));
-}
-
-function upsertDocument(ctx: RequestContext): Reply {
-  refuseTransaction(ctx);
-  const id = resolveId('documentId', ctx.params.documentId);
-  const data = jsonObject(ctx.input.data, 'data');
-  const permissions = permissionsParam(ctx.input.permissions);
-  if (Object.keys(data).length === 0 && permissions === null)
-    throw new ApiError('document_missing_payload');
-  const target = documentTarget(ctx);
-  const result = store(ctx).upsertDocument(target, id, data, permissions, timestampHeader(ctx));
-  return result.created ? created(result.model) : ok(result.model);
-}
-
-function deleteDocument(ctx: RequestContext): Reply {
-  refuseTransaction(ctx);
-  const target = documentTarget(ctx);
-  store(ctx).deleteDocument(target, ctx.params.documentId!, timestampHeader(ctx));
-  return noContent();
-}
-
-/** `increment` / `decrement`: by `value` (default 1), bounded by `max` / `min` when sent. */
-function changeCounter(direction: 1 | -1): Route['handler'] {
-  return (ctx) => {
-    refuseTransaction(ctx);
-    const numeric = (name: string, fallback: number | null): number | null => {
-      const value = ctx.input[name];
-      if (value === undefined || value === null) return fallback;
-      const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-      if (typeof number !== 'number' || !Number.isFinite(number))
-        throw invalidParam(name, 'Value must be a valid number');
-      return number;
-    };
-    const value = numeric('value', 1)!;
-    const bound = numeric(direction === 1 ? 'max' : 'min', null);
-    const target: DocumentTarget = {
-      database: database(ctx),
-      collection: collection(ctx),
-      caller: callerOf(ctx.identity),
-    };
-    const model = store(ctx).changeCounter(target, ctx.params.documentId!, ctx.params.attribute!, {
-      direction,
-      value,
-      bound,
-    });
-    return ok(model);
-  };
-}
-
-function notImplemented(what: string): Route['handler'] {
-  return () => {
-    throw new ApiError('general_not_implemented', `${what} is not supported by the local backend.`);
-  };
-}
-
 const DATABASE = '/databases/:databaseId';
 const COLLECTION = `${DATABASE}/collections/:collectionId`;
-const DOCUMENTS = `${COLLECTION}/documents`;
 
 /**
  * The Databases service: databases and collections (scopes `databases.*`, `collections.*`),
@@ -482,25 +316,6 @@ export const routes: readonly Route[] = [
   route('POST', `${COLLECTION}/indexes`, 'collections.write', createIndex),
   route('GET', `${COLLECTION}/indexes/:key`, 'collections.read', getIndex),
   route('DELETE', `${COLLECTION}/indexes/:key`, 'collections.write', deleteIndex),
-  route('GET', DOCUMENTS, 'documents.read', listDocuments),
-  route('POST', DOCUMENTS, 'documents.write', createDocuments),
-  route('PUT', DOCUMENTS, 'documents.write', notImplemented('Bulk upsert (upsertDocuments)')),
-  route('PATCH', DOCUMENTS, 'documents.write', notImplemented('Bulk update (updateDocuments)')),
-  route('DELETE', DOCUMENTS, 'documents.write', notImplemented('Bulk delete (deleteDocuments)')),
-  route('GET', `${DOCUMENTS}/:documentId`, 'documents.read', getDocument),
-  route('PATCH', `${DOCUMENTS}/:documentId`, 'documents.write', updateDocument),
-  route('PUT', `${DOCUMENTS}/:documentId`, 'documents.write', upsertDocument),
-  route('DELETE', `${DOCUMENTS}/:documentId`, 'documents.write', deleteDocument),
-  route(
-    'PATCH',
-    `${DOCUMENTS}/:documentId/:attribute/increment`,
-    'documents.write',
-    changeCounter(1),
-  ),
-  route(
-    'PATCH',
-    `${DOCUMENTS}/:documentId/:attribute/decrement`,
-    'documents.write',
-    changeCounter(-1),
-  ),
+  ...documentRoutes,
+  ...transactionRoutesOfBothApis,
 ];

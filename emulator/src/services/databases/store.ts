@@ -1,4 +1,5 @@
 import type { Backend } from '../../backend.ts';
+import type { Change } from '../../events.ts';
 import type { Identity } from '../../core/auth/roles.ts';
 import { ApiError, invalidParam } from '../../core/errors.ts';
 import { assertCallerMaySet, rolesFor, rolesIn, type Permission } from '../../core/permissions.ts';
@@ -10,6 +11,7 @@ import {
   documentModel,
   Documents,
   rowPermissions,
+  type ListRequest,
   type PreparedDocument,
   type Row,
 } from './documents.ts';
@@ -24,12 +26,26 @@ import {
   validateQueries,
 } from './queries-sql.ts';
 import { checkStructure, normalizeDatetime, type SqlValue } from './structure.ts';
+import { Transactions } from './transactions.ts';
 import {
   columnOf,
   type AttributeRecord,
   type CollectionRecord,
   type DatabaseRecord,
 } from './types.ts';
+
+/** Documents a bulk answer lists (and events it publishes), as Appwrite's `APP_LIMIT_DATABASE_BATCH`. */
+export const BULK_RESPONSE_LIMIT = 100;
+
+/** A change to a document, as published (or captured by {@link DatabasesStore.captureChanges}). */
+export type DocumentChange = Extract<Change, { resource: 'document' }>;
+
+/** What a bulk write did: how many documents, the first 100 of them, and every id. */
+export interface BulkResult {
+  total: number;
+  documents: Record<string, unknown>[];
+  ids: string[];
+}
 
 /** Permission types a document takes. */
 export const DOCUMENT_PERMISSIONS = ['read', 'update', 'delete'] as const;
@@ -110,7 +126,8 @@ function newDocumentPermissions(permissions: string[] | null, caller: Caller): s
   return DOCUMENT_PERMISSIONS.map((type) => `${type}("user:${caller.userId}")`);
 }
 
-function assertMaySet(permissions: string[], caller: Caller): void {
+/** Refuses permissions for roles the caller does not have (API keys may set any). */
+export function assertMaySet(permissions: string[], caller: Caller): void {
   if (caller.isKey) return;
   assertCallerMaySet(
     parsed(permissions),
@@ -168,12 +185,17 @@ function sameValue(a: unknown, b: unknown): boolean {
 export class DatabasesStore {
   readonly catalog: Catalog;
   readonly documents: Documents;
+  /** Database transactions (staging, reads through them, commit and rollback). */
+  readonly transactions: Transactions;
   private readonly backend: Backend;
+  /** Where changes go while {@link captureChanges} runs (null: published). */
+  private sink: DocumentChange[] | null = null;
 
   constructor(backend: Backend) {
     this.backend = backend;
     this.catalog = new Catalog(backend.store);
     this.documents = new Documents(backend.store, this.catalog);
+    this.transactions = new Transactions(backend, this);
     // `regex` queries use SQLite's REGEXP operator, which calls this function.
     backend.store.sql.function('regexp', { deterministic: true }, (pattern, value) => {
       if (typeof pattern !== 'string' || typeof value !== 'string') return 0;
@@ -206,11 +228,38 @@ export class DatabasesStore {
 
   // ── documents ────────────────────────────────────────────────────────────
 
-  /** Creates documents, all or none (`document_already_exists` for a taken id or unique value). */
-  createDocuments(target: DocumentTarget, sources: NewDocument[]): Record<string, unknown>[] {
+  /**
+   * Runs `fn` and hands back the document changes it made instead of publishing them: a
+   * transaction's replay publishes its own once committed (or none).
+   */
+  captureChanges<T>(fn: () => T): { result: T; changes: DocumentChange[] } {
+    const outer = this.sink;
+    const changes: DocumentChange[] = [];
+    this.sink = changes;
+    try {
+      return { result: fn(), changes };
+    } finally {
+      this.sink = outer;
+    }
+  }
+
+  /** Runs `fn` in one SQL transaction; the changes it publishes go out only if it succeeds. */
+  private atomically<T>(fn: () => T): T {
+    const { result, changes } = this.captureChanges(() => this.backend.store.transaction(fn));
+    for (const change of changes) this.emit(change);
+    return result;
+  }
+
+  /**
+   * Checks documents about to be created (the caller may create, and may set their permissions)
+   * and gives their final permissions (the defaults for the calling user when none are given).
+   */
+  checkCreate(
+    target: DocumentTarget,
+    sources: NewDocument[],
+  ): (NewDocument & { permissions: string[] })[] {
     const { collection, caller } = target;
-    const time = now();
-    const staged = sources.map((source) => {
+    return sources.map((source) => {
       const permissions = newDocumentPermissions(source.permissions, caller);
       assertMaySet(permissions, caller);
       if (!caller.isKey) {
@@ -218,8 +267,19 @@ export class DatabasesStore {
         if (!granted(caller, roles))
           throw new ApiError('user_unauthorized', authorizationMessage('create', roles, caller));
       }
-      return { id: source.id, permissions, values: attributeData(source.data, caller) };
+      return { ...source, permissions };
     });
+  }
+
+  /** Creates documents, all or none (`document_already_exists` for a taken id or unique value). */
+  createDocuments(target: DocumentTarget, sources: NewDocument[]): Record<string, unknown>[] {
+    const { collection, caller } = target;
+    const time = now();
+    const staged = this.checkCreate(target, sources).map((source) => ({
+      id: source.id,
+      permissions: source.permissions,
+      values: attributeData(source.data, caller),
+    }));
     const prepared: PreparedDocument[] = staged.map((item) => {
       const checked = checkStructure(collection, item.values);
       return {
@@ -236,13 +296,16 @@ export class DatabasesStore {
     return models;
   }
 
-  /** A page of documents the caller may read, and how many match (at most 5,000; 0 unless `includeTotal`). */
-  listDocuments(
+  /**
+   * A list request compiled to SQL: cursor, filters, the caller's read permission, order, page
+   * (every match when `unbounded` and no `limit` query is given).
+   */
+  private compileList(
     target: DocumentTarget,
     queries: Query[],
-    includeTotal: boolean,
-  ): { total: number; documents: Record<string, unknown>[] } {
-    const { collection, caller, database } = target;
+    unbounded: boolean,
+  ): { request: ListRequest; reversed: boolean } {
+    const { collection, caller } = target;
     const { documents } = this;
     const cursorQuery = queries.find(
       (query) => query.method === 'cursorAfter' || query.method === 'cursorBefore',
@@ -285,18 +348,43 @@ export class DatabasesStore {
     const filters = compileFilters(collection, grouped.filters);
     const selections =
       grouped.selections === null || grouped.selections.includes('*') ? null : grouped.selections;
-    const rows = documents.list(collection, {
-      filters,
-      permission,
-      cursor,
-      orderBy: order.orderBy,
-      limit: grouped.limit,
-      offset: grouped.offset,
-      selections,
-    });
-    if (grouped.cursor?.direction === 'before') rows.reverse();
-    const total = includeTotal ? documents.count(collection, filters, permission, COUNT_LIMIT) : 0;
+    const limited = queries.some((query) => query.method === 'limit');
+    return {
+      request: {
+        filters,
+        permission,
+        cursor,
+        orderBy: order.orderBy,
+        limit: unbounded && !limited ? -1 : grouped.limit,
+        offset: grouped.offset,
+        selections,
+      },
+      reversed: grouped.cursor?.direction === 'before',
+    };
+  }
+
+  /** A page of documents the caller may read, and how many match (at most 5,000; 0 unless `includeTotal`). */
+  listDocuments(
+    target: DocumentTarget,
+    queries: Query[],
+    includeTotal: boolean,
+  ): { total: number; documents: Record<string, unknown>[] } {
+    const { collection, database } = target;
+    const { request, reversed } = this.compileList(target, queries, false);
+    const rows = this.documents.list(collection, request);
+    if (reversed) rows.reverse();
+    const total = includeTotal
+      ? this.documents.count(collection, request.filters, request.permission, COUNT_LIMIT)
+      : 0;
     return { total, documents: rows.map((row) => documentModel(database, collection, row)) };
+  }
+
+  /** The ids of every document `queries` match (all, unless a `limit` query is given), in order. */
+  private matchingIds(target: DocumentTarget, queries: Query[]): string[] {
+    const { request, reversed } = this.compileList(target, queries, true);
+    const rows = this.documents.list(target.collection, { ...request, selections: [] });
+    if (reversed) rows.reverse();
+    return rows.map((row) => String(row._uid));
   }
 
   /** A document the caller may read (only the `select`ed attributes), or `document_not_found`. */
@@ -325,10 +413,51 @@ export class DatabasesStore {
     permissions: string[] | null,
     timestampHeader: string | undefined,
   ): Record<string, unknown> {
+    const row = this.documents.getRow(target.collection, id);
+    if (!row) throw new ApiError('document_not_found', null, [id]);
+    const model = this.writeUpdate(target, row, data, permissions, timestampHeader);
+    this.publish(target, model, 'update');
+    return model;
+  }
+
+  /**
+   * `updateDocuments`: the same change (`data`, and `permissions` unless null) to every document
+   * `queries` match, all or none. Answers the first 100 documents and publishes their events, as
+   * Appwrite does; `total` and `ids` cover every one. `timestampFor(id)` is the time after which a
+   * change to that document is a conflict (a transaction's staging time), or undefined.
+   */
+  updateDocuments(
+    target: DocumentTarget,
+    queries: Query[],
+    data: Record<string, unknown>,
+    permissions: string[] | null,
+    timestampFor?: (id: string) => string | undefined,
+  ): BulkResult {
+    return this.atomically(() => {
+      const ids = this.matchingIds(target, queries);
+      const documents: Record<string, unknown>[] = [];
+      for (const id of ids) {
+        const row = this.documents.getRow(target.collection, id)!;
+        const model = this.writeUpdate(target, row, data, permissions, timestampFor?.(id));
+        if (documents.length < BULK_RESPONSE_LIMIT) {
+          documents.push(model);
+          this.publish(target, model, 'update');
+        }
+      }
+      return { total: ids.length, documents, ids };
+    });
+  }
+
+  /** Writes a change to a stored document (see {@link updateDocument}); publishes nothing. */
+  private writeUpdate(
+    target: DocumentTarget,
+    row: Row,
+    data: Record<string, unknown>,
+    permissions: string[] | null,
+    timestampHeader: string | undefined,
+  ): Record<string, unknown> {
     const { collection, caller } = target;
     const { documents } = this;
-    const row = documents.getRow(collection, id);
-    if (!row) throw new ApiError('document_not_found', null, [id]);
     if (permissions !== null) assertMaySet(permissions, caller);
     const oldPermissions = rowPermissions(row);
     const newPermissions = permissions ?? oldPermissions;
@@ -344,14 +473,14 @@ export class DatabasesStore {
       throw new ApiError('user_unauthorized');
     checkTimestamp(timestampHeader, row);
     const checked = checkStructure(collection, { ...old, ...changes });
-    const model = documentModel(
+    return documentModel(
       target.database,
       collection,
       documents.update(
         collection,
         Number(row._seq),
         {
-          uid: id,
+          uid: String(row._uid),
           createdAt: checked.createdAt ?? String(row._createdAt),
           updatedAt: changed
             ? (checked.updatedAt ?? nextUpdatedAt(row._updatedAt))
@@ -363,12 +492,52 @@ export class DatabasesStore {
         row,
       ),
     );
-    this.publish(target, model, 'update');
-    return model;
   }
 
   /** Creates or replaces a document (attributes not sent keep their values, unless required). */
   upsertDocument(
+    target: DocumentTarget,
+    id: string,
+    data: Record<string, unknown>,
+    permissions: string[] | null,
+    timestampHeader: string | undefined,
+  ): { model: Record<string, unknown>; created: boolean } {
+    const result = this.writeUpsert(target, id, data, permissions, timestampHeader);
+    this.publish(target, result.model, 'upsert');
+    return result;
+  }
+
+  /**
+   * `upsertDocuments`: creates or replaces each document (at most 100), all or none; one
+   * `.upsert` event each. `timestampFor` as for {@link updateDocuments}.
+   */
+  upsertDocuments(
+    target: DocumentTarget,
+    sources: NewDocument[],
+    timestampFor?: (id: string) => string | undefined,
+  ): BulkResult {
+    return this.atomically(() => {
+      const documents = sources.map((source) => {
+        const { model } = this.writeUpsert(
+          target,
+          source.id,
+          source.data,
+          source.permissions,
+          timestampFor?.(source.id),
+        );
+        this.publish(target, model, 'upsert');
+        return model;
+      });
+      return {
+        total: documents.length,
+        documents,
+        ids: documents.map((model) => model.$id as string),
+      };
+    });
+  }
+
+  /** Writes an upsert (see {@link upsertDocument}); publishes nothing. */
+  private writeUpsert(
     target: DocumentTarget,
     id: string,
     data: Record<string, unknown>,
@@ -414,22 +583,53 @@ export class DatabasesStore {
           row,
         )
       : documents.insert(collection, [document])[0]!;
-    const model = documentModel(target.database, collection, stored);
-    this.publish(target, model, 'upsert');
-    return { model, created: !row };
+    return { model: documentModel(target.database, collection, stored), created: !row };
   }
 
   /** Deletes a document the caller may delete. */
   deleteDocument(target: DocumentTarget, id: string, timestampHeader: string | undefined): void {
-    const { collection, caller } = target;
-    const row = this.documents.getRow(collection, id);
+    const row = this.documents.getRow(target.collection, id);
     if (!row) throw new ApiError('document_not_found', null, [id]);
+    this.publish(target, this.writeDelete(target, row, timestampHeader), 'delete');
+  }
+
+  /**
+   * `deleteDocuments`: deletes every document `queries` match, all or none; answers and
+   * publishes the first 100, as {@link updateDocuments}.
+   */
+  deleteDocuments(
+    target: DocumentTarget,
+    queries: Query[],
+    timestampFor?: (id: string) => string | undefined,
+  ): BulkResult {
+    return this.atomically(() => {
+      const ids = this.matchingIds(target, queries);
+      const documents: Record<string, unknown>[] = [];
+      for (const id of ids) {
+        const row = this.documents.getRow(target.collection, id)!;
+        const model = this.writeDelete(target, row, timestampFor?.(id));
+        if (documents.length < BULK_RESPONSE_LIMIT) {
+          documents.push(model);
+          this.publish(target, model, 'delete');
+        }
+      }
+      return { total: ids.length, documents, ids };
+    });
+  }
+
+  /** Deletes a stored document (permission and timestamp checked); its last model. */
+  private writeDelete(
+    target: DocumentTarget,
+    row: Row,
+    timestampHeader: string | undefined,
+  ): Record<string, unknown> {
+    const { collection, caller } = target;
     if (!allowed(caller, collection, rowPermissions(row), 'delete'))
       throw new ApiError('user_unauthorized');
     checkTimestamp(timestampHeader, row);
     const model = documentModel(target.database, collection, row);
     this.documents.delete(collection, Number(row._seq));
-    this.publish(target, model, 'delete');
+    return model;
   }
 
   /**
@@ -492,9 +692,9 @@ export class DatabasesStore {
   private publish(
     { collection }: DocumentTarget,
     model: Record<string, unknown>,
-    action: 'create' | 'update' | 'upsert' | 'delete',
+    action: DocumentChange['action'],
   ): void {
-    this.backend.publish({
+    this.emit({
       resource: 'document',
       action,
       collection,
@@ -502,5 +702,11 @@ export class DatabasesStore {
       permissions: model.$permissions as string[],
       payload: model,
     });
+  }
+
+  /** Publishes a change, or hands it to {@link captureChanges}. */
+  private emit(change: DocumentChange): void {
+    if (this.sink) this.sink.push(change);
+    else this.backend.publish(change);
   }
 }

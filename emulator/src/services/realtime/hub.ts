@@ -104,7 +104,13 @@ export class RealtimeHub {
 
   /** Handles an HTTP upgrade for {@link REALTIME_PATH}; returns false for other paths. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return true;
+    }
     if (url.pathname !== REALTIME_PATH && url.pathname !== `${REALTIME_PATH}/`) return false;
     if (this.closing) {
       socket.destroy();
@@ -116,7 +122,13 @@ export class RealtimeHub {
 
   private open(ws: WebSocket, req: IncomingMessage, url: URL): void {
     ws.on('error', () => ws.terminate());
-    const query = parseQueryString(url.search);
+    let query: Record<string, unknown>;
+    try {
+      query = parseQueryString(url.search);
+    } catch {
+      this.refuse(ws, 1008, 'Too many parameters in the query string.');
+      return;
+    }
     const header = req.headers['x-appwrite-project'];
     const projectId = typeof header === 'string' && header !== '' ? header : query.project;
     if (projectId !== this.backend.config.projectId) {
@@ -128,7 +140,8 @@ export class RealtimeHub {
     let user: UserRecord | null = null;
     try {
       const identity = resolveIdentity(this.backend, headers, { jwt: query.jwt });
-      if (identity.kind === 'user') user = identity.user;
+      // A blocked user's socket is a guest's (Appwrite's realtime does not check; this is safer).
+      if (identity.kind === 'user' && identity.user.status) user = identity.user;
     } catch (error) {
       // Appwrite answers open errors with their HTTP code; the socket is closed as a policy
       // violation so the SDK does not retry a JWT that will never become valid.
@@ -253,7 +266,7 @@ export class RealtimeHub {
       throw textError('session', 2048);
     }
     const resolved = this.backend.auth.sessions.resolve(session);
-    if (!resolved) throw formatInvalid('Session is not valid.');
+    if (!resolved || !resolved.user.status) throw formatInvalid('Session is not valid.');
     const previous = connection.user?.id ?? null;
     this.bind(connection, resolved.user, previous);
     return {
@@ -453,7 +466,8 @@ export class RealtimeHub {
   }
 
   private refresh(connection: Connection): void {
-    const user = this.backend.auth.users.get(connection.user!.id);
+    const found = this.backend.auth.users.get(connection.user!.id);
+    const user = found?.status ? found : null;
     connection.user = user;
     connection.roles = user ? this.backend.auth.roles.of(user) : GUEST_ROLES;
   }

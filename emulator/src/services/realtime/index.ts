@@ -26,7 +26,8 @@ function dropSwitch(backend: Backend, hub: RealtimeHub) {
  * console project channels; an invalid JWT on open answers `error` with its HTTP code and
  * closes with 1008; a `select` other than `select(["*"])` is error 1003 "Invalid query: …"
  * (Appwrite lets it escape as a server error); a repeated `subscriptionId` replaces the
- * subscription's channels and queries (Appwrite adds the new channels to the old ones).
+ * subscription's channels and queries (Appwrite adds the new channels to the old ones); a blocked
+ * user's socket is a guest's (Appwrite's realtime does not check the user's status).
  */
 export const realtimeModule: BackendModule<'realtime'> = {
   name: 'realtime',

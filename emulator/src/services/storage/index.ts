@@ -2,9 +2,46 @@ import type { BackendModule } from '../../backend.ts';
 import { routes } from './routes.ts';
 import { StorageStore } from './store.ts';
 
-/** The Storage service: buckets. */
+/** How long an unfinished upload is kept by default (seconds): `BACKEND_STORAGE_UPLOAD_TTL_SECONDS`. */
+const DEFAULT_UPLOAD_TTL_SECONDS = 3600;
+
+/** The time an unfinished upload is kept, from the environment (a readable error when invalid). */
+export function uploadTtlMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.BACKEND_STORAGE_UPLOAD_TTL_SECONDS;
+  if (raw === undefined || raw === '') return DEFAULT_UPLOAD_TTL_SECONDS * 1000;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new Error(`BACKEND_STORAGE_UPLOAD_TTL_SECONDS must be a positive number, got "${raw}"`);
+  return seconds * 1000;
+}
+
+async function sweep(store: StorageStore, ttlMs: number, atStart: boolean): Promise<void> {
+  const result = await store.sweep(Date.now(), ttlMs, atStart);
+  if (result.uploads + result.orphans > 0)
+    console.log(
+      `[storage] removed ${result.uploads} unfinished upload(s) older than ${ttlMs / 1000} s and ${result.orphans} unreferenced file(s)`,
+    );
+}
+
+/**
+ * The Storage service: buckets (API keys) and files (create in one request or 5 MiB chunks, get,
+ * list, update, delete, download, view, preview) with Appwrite 1.9's rules, permissions and
+ * events. Unfinished uploads are removed after `BACKEND_STORAGE_UPLOAD_TTL_SECONDS` (default
+ * 1 h): a sweep at start, then every tenth of that time (at most every 5 minutes).
+ */
 export const storageModule: BackendModule<'storage'> = {
   name: 'storage',
-  store: (backend) => new StorageStore(backend.store),
+  store: (backend) => new StorageStore(backend),
   routes,
+  attach: (_backend, store) => {
+    const ttlMs = uploadTtlMs();
+    const report = (error: unknown) => console.error('[storage] sweep failed', error);
+    sweep(store, ttlMs, true).catch(report);
+    const timer = setInterval(
+      () => sweep(store, ttlMs, false).catch(report),
+      Math.min(ttlMs / 10, 5 * 60_000),
+    );
+    timer.unref();
+    return () => clearInterval(timer);
+  },
 };

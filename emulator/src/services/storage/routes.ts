@@ -1,4 +1,5 @@
-import { invalidParam } from '../../core/errors.ts';
+import { rm } from 'node:fs/promises';
+import { ApiError, invalidParam } from '../../core/errors.ts';
 import { resolveId } from '../../core/ids.ts';
 import { applyListQueries } from '../../core/list-queries.ts';
 import { parsePermissions } from '../../core/permissions.ts';
@@ -7,16 +8,41 @@ import type { RequestContext } from '../../http/context.ts';
 import { bool, integer, stringArray, text } from '../../http/params.ts';
 import { created, noContent, ok, type Reply } from '../../http/reply.ts';
 import { route, type Route } from '../../http/router.ts';
-import { bucketModel, type BucketRecord } from './models.ts';
+import { FILE_PERMISSIONS, filePermissions, storageCaller } from './access.ts';
+import { CHUNK_SIZE, chunkOf, parseContentRange, type ChunkPosition } from './chunks.ts';
+import { isExtensionAllowed } from './file-rules.ts';
+import { fileModel, type BucketRecord } from './models.ts';
+import { renderPreview } from './preview.ts';
+import { previewOptions } from './preview-params.ts';
+import { fileBytesReply } from './serve.ts';
 import type { StorageStore } from './store.ts';
+import { readUpload } from './upload.ts';
 
-/** Appwrite's largest file size, 5 GB. */
+/** The largest `maximumFileSize` a bucket may set, 5 GB (Appwrite's `_APP_STORAGE_LIMIT`). */
 const MAX_FILE_SIZE = 5_000_000_000;
 const BUCKET_PERMISSIONS = ['read', 'create', 'update', 'delete'] as const;
+/** Attributes file list queries may use (Appwrite's `Queries\Files`). */
+const FILE_QUERY_ATTRIBUTES = [
+  'name',
+  'signature',
+  'mimeType',
+  'sizeOriginal',
+  'chunksTotal',
+  'chunksUploaded',
+];
+/** A custom id as `X-Appwrite-ID` may carry it. */
+const UID = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,35}$/;
 
 function store(ctx: RequestContext): StorageStore {
   return ctx.backend.services.storage;
 }
+
+function header(ctx: RequestContext, name: string): string {
+  const value = ctx.headers[name];
+  return typeof value === 'string' ? value : '';
+}
+
+// Buckets (API keys)
 
 function readSettings(
   ctx: RequestContext,
@@ -28,7 +54,6 @@ function readSettings(
   });
   if (!['none', 'gzip', 'zstd'].includes(compression))
     throw invalidParam('compression', 'Value must be one of (none, gzip, zstd)');
-  const extensions = stringArray(ctx.input, 'allowedFileExtensions', { maxLength: 64 });
   return {
     name: text(ctx.input, 'name', { required: true, max: 128 }),
     permissions: parsePermissions(ctx.input.permissions, BUCKET_PERMISSIONS),
@@ -39,7 +64,8 @@ function readSettings(
       max: MAX_FILE_SIZE,
       fallback: MAX_FILE_SIZE,
     })!,
-    allowedFileExtensions: extensions.map((extension) => extension.toLowerCase()),
+    // kept as written: Appwrite compares the lower-cased extension with them as they are
+    allowedFileExtensions: stringArray(ctx.input, 'allowedFileExtensions', { maxLength: 64 }),
     compression,
     encryption: bool(ctx.input, 'encryption', true),
     antivirus: bool(ctx.input, 'antivirus', true),
@@ -56,12 +82,14 @@ function createBucket(ctx: RequestContext): Reply {
     ...readSettings(ctx, null),
   };
   store(ctx).createBucket(bucket);
-  return created(bucketModel(bucket));
+  return created(store(ctx).bucketModelOf(bucket));
 }
 
 function listBuckets(ctx: RequestContext): Reply {
   const { total, page } = applyListQueries(
-    store(ctx).listBuckets().map(bucketModel),
+    store(ctx)
+      .listBuckets()
+      .map((bucket) => store(ctx).bucketModelOf(bucket)),
     ctx.input.queries,
     ['name', 'enabled'],
     'Bucket',
@@ -70,14 +98,14 @@ function listBuckets(ctx: RequestContext): Reply {
 }
 
 function getBucket(ctx: RequestContext): Reply {
-  return ok(bucketModel(store(ctx).bucket(ctx.params.bucketId!)));
+  return ok(store(ctx).bucketModelOf(store(ctx).bucket(ctx.params.bucketId!)));
 }
 
 function updateBucket(ctx: RequestContext): Reply {
   const previous = store(ctx).bucket(ctx.params.bucketId!);
   const bucket: BucketRecord = { ...previous, ...readSettings(ctx, previous), updatedAt: now() };
   store(ctx).saveBucket(bucket);
-  return ok(bucketModel(bucket));
+  return ok(store(ctx).bucketModelOf(bucket));
 }
 
 function deleteBucket(ctx: RequestContext): Reply {
@@ -85,11 +113,166 @@ function deleteBucket(ctx: RequestContext): Reply {
   return noContent();
 }
 
-/** Storage buckets (API keys): create, list, get, update, delete. */
+// Files
+
+/**
+ * `createFile`: a whole file in one multipart request, streamed to disk, or one 5 MiB chunk of a
+ * larger one (`Content-Range`, and `X-Appwrite-ID` after the first), chunks in any order and
+ * several at once. The body is read before the checks, which run in Appwrite's order; a refused
+ * request leaves nothing behind.
+ */
+async function createFile(ctx: RequestContext): Promise<Reply> {
+  const caller = storageCaller(ctx.identity);
+  const bucket = store(ctx).uploadBucket(ctx.params.bucketId!, caller);
+  const rangeHeader = header(ctx, 'content-range');
+  let position: ChunkPosition | null = null;
+  let rangeError: unknown = null;
+  if (rangeHeader !== '') {
+    try {
+      position = chunkOf(parseContentRange(rangeHeader));
+    } catch (error) {
+      rangeError = error;
+    }
+  }
+  const body = await readUpload(
+    ctx.request,
+    rangeHeader !== ''
+      ? { kind: 'chunk', length: position?.length ?? CHUNK_SIZE }
+      : {
+          kind: 'whole',
+          maxSize: bucket.maximumFileSize,
+          keep: (name) => isExtensionAllowed(name, bucket.allowedFileExtensions),
+          temporaryPath: () => store(ctx).temporaryPath(),
+        },
+  );
+  const spooled = body.kind === 'whole' ? body.file?.result : undefined;
+  try {
+    const permissions = filePermissions(body.fields.permissions, caller);
+    if (!body.file) throw new ApiError('storage_file_empty');
+    if (rangeError) throw rangeError;
+    let id = resolveId('fileId', body.fields.fileId);
+    if (body.kind === 'whole') {
+      const upload = { id, name: body.file.name, permissions };
+      return created(fileModel(await store(ctx).createWholeFile(bucket, upload, spooled!)));
+    }
+    const appwriteId = header(ctx, 'x-appwrite-id');
+    if (appwriteId !== '') {
+      if (!UID.test(appwriteId)) throw new ApiError('storage_invalid_appwrite_id');
+      id = appwriteId;
+    }
+    const { file, created: recorded } = await store(ctx).writeChunk(
+      bucket,
+      { id, name: body.file.name, permissions },
+      position!,
+      body.file.result,
+    );
+    return recorded ? created(fileModel(file)) : ok(fileModel(file));
+  } finally {
+    if (spooled?.path) await rm(spooled.path, { force: true });
+  }
+}
+
+function listFiles(ctx: RequestContext): Reply {
+  const files = store(ctx).listFiles(
+    ctx.params.bucketId!,
+    storageCaller(ctx.identity),
+    text(ctx.input, 'search', { max: 256 }),
+  );
+  const { total, page } = applyListQueries(
+    files.map(fileModel),
+    ctx.input.queries,
+    FILE_QUERY_ATTRIBUTES,
+    'File',
+  );
+  return ok({ total: bool(ctx.input, 'total', true) ? total : 0, files: page });
+}
+
+function getFile(ctx: RequestContext): Reply {
+  const { file } = store(ctx).readableFile(
+    ctx.params.bucketId!,
+    ctx.params.fileId!,
+    storageCaller(ctx.identity),
+  );
+  return ok(fileModel(file));
+}
+
+/** `updateFile`: name and permissions (users may only grant roles they hold). */
+function updateFile(ctx: RequestContext): Reply {
+  const permissions =
+    ctx.input.permissions === undefined || ctx.input.permissions === null
+      ? undefined
+      : parsePermissions(ctx.input.permissions, FILE_PERMISSIONS);
+  const name =
+    ctx.input.name === undefined || ctx.input.name === null
+      ? undefined
+      : text(ctx.input, 'name', { max: 128 });
+  const file = store(ctx).updateFile(
+    ctx.params.bucketId!,
+    ctx.params.fileId!,
+    storageCaller(ctx.identity),
+    { name, permissions },
+  );
+  return ok(fileModel(file));
+}
+
+function deleteFile(ctx: RequestContext): Reply {
+  store(ctx).deleteFile(ctx.params.bucketId!, ctx.params.fileId!, storageCaller(ctx.identity));
+  return noContent();
+}
+
+function fileBytes(ctx: RequestContext, kind: 'download' | 'view'): Reply {
+  const { file, path } = store(ctx).readableBytes(
+    ctx.params.bucketId!,
+    ctx.params.fileId!,
+    storageCaller(ctx.identity),
+  );
+  return fileBytesReply(file, path, ctx.headers.range, kind);
+}
+
+function downloadFile(ctx: RequestContext): Reply {
+  return fileBytes(ctx, 'download');
+}
+
+function viewFile(ctx: RequestContext): Reply {
+  return fileBytes(ctx, 'view');
+}
+
+/** `getFilePreview`: an image resized and re-encoded by sharp; other files get a placeholder. */
+async function previewFile(ctx: RequestContext): Promise<Reply> {
+  const options = previewOptions(ctx.input);
+  const { source, defaultOutput } = await store(ctx).previewSource(
+    ctx.params.bucketId!,
+    ctx.params.fileId!,
+    storageCaller(ctx.identity),
+  );
+  const { data, contentType } = await renderPreview(
+    source,
+    options,
+    options.output || defaultOutput,
+  );
+  return {
+    status: 200,
+    headers: { 'Cache-Control': 'private, max-age=2592000' },
+    raw: { data, contentType },
+  };
+}
+
+const BUCKET = '/storage/buckets/:bucketId';
+const FILE = `${BUCKET}/files/:fileId`;
+
+/** Storage: buckets (API keys) and their files. */
 export const routes: readonly Route[] = [
   route('POST', '/storage/buckets', 'buckets.write', createBucket),
   route('GET', '/storage/buckets', 'buckets.read', listBuckets),
-  route('GET', '/storage/buckets/:bucketId', 'buckets.read', getBucket),
-  route('PUT', '/storage/buckets/:bucketId', 'buckets.write', updateBucket),
-  route('DELETE', '/storage/buckets/:bucketId', 'buckets.write', deleteBucket),
+  route('GET', BUCKET, 'buckets.read', getBucket),
+  route('PUT', BUCKET, 'buckets.write', updateBucket),
+  route('DELETE', BUCKET, 'buckets.write', deleteBucket),
+  route('POST', `${BUCKET}/files`, 'files.write', createFile, { streamBody: true }),
+  route('GET', `${BUCKET}/files`, 'files.read', listFiles),
+  route('GET', FILE, 'files.read', getFile),
+  route('PUT', FILE, 'files.write', updateFile),
+  route('DELETE', FILE, 'files.write', deleteFile),
+  route('GET', `${FILE}/download`, 'files.read', downloadFile),
+  route('GET', `${FILE}/view`, 'files.read', viewFile),
+  route('GET', `${FILE}/preview`, 'files.read', previewFile),
 ];

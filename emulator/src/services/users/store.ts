@@ -74,10 +74,14 @@ export class UsersStore {
     return this.update(id, { passwordHash }, 'update.password');
   }
 
-  /** Blocks or unblocks a user; a blocked user loses every session. */
+  /**
+   * Blocks or unblocks a user. As on Appwrite, a blocked user keeps their sessions: every request
+   * made with one answers `user_blocked` (see `http/server.ts`), and realtime treats them as a
+   * guest (their open sockets are told through `roles.changed`).
+   */
   updateStatus(id: string, status: boolean): UserRecord {
     const user = this.auth.users.update(id, { status });
-    if (!status) this.auth.sessions.deleteAll(user.id);
+    this.auth.roles.changed(user.id);
     this.publish(user, 'update.status');
     return user;
   }

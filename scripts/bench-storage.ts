@@ -1,0 +1,452 @@
+/**
+ * Benchmarks file storage in the local backend: a file of --size-mb (200 by default) uploaded
+ * through the web SDK in Chromium and through node-appwrite (5 MiB chunks, 8 in flight), each
+ * against one plain multipart request of the same bytes to the same backend from the same
+ * place; the backend's resident memory during each upload above its idle size; the download
+ * against reading the stored file from disk. Medians of --runs interleaved runs, checked against
+ * the bytes they name (size and MD5). Appends a section to docs/benchmarks.md unless --no-record.
+ *
+ *   npm run bench:storage -- [--size-mb 200] [--runs 3] [--no-record]
+ */
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, get, request, type IncomingMessage } from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { Client, ID, Permission, Role, Storage, Users } from 'node-appwrite';
+import { InputFile } from 'node-appwrite/file';
+import { chromium } from 'playwright-core';
+import { freePort, waitForHealth } from '../integration/targets/free-port.ts';
+import { CHROMIUM_ARGS } from './lib/cdp.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const { values: args } = parseArgs({
+  options: {
+    'size-mb': { type: 'string', default: '200' },
+    runs: { type: 'string', default: '3' },
+    'no-record': { type: 'boolean', default: false },
+  },
+});
+const SIZE = Math.round(Number(args['size-mb']) * 1024 * 1024);
+const RUNS = Number(args.runs);
+const SEED = 20261123;
+const MB = 1024 * 1024;
+
+/** The page's bytes: xorshift32 words, little-endian (scripts/lib/bench-storage-page.ts). */
+function benchBytes(size: number, seed: number): Buffer {
+  const words = new Uint32Array(Math.ceil(size / 4));
+  let state = seed >>> 0 || 1;
+  for (let i = 0; i < words.length; i++) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    words[i] = state >>> 0;
+  }
+  return Buffer.from(words.buffer, 0, size);
+}
+
+const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+const mbps = (bytes: number, ms: number) => bytes / MB / (ms / 1000);
+
+function rssKb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) : 0;
+}
+
+/** Samples `pid`'s resident memory every 20 ms while `work` runs; resolves with work's result and the peak (MB). */
+async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<[T, number]> {
+  let peak = rssKb(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rssKb(pid))), 20);
+  try {
+    const result = await work();
+    peak = Math.max(peak, rssKb(pid));
+    return [result, peak / 1024];
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** One multipart request streaming `bytes` as the file part, from Node. */
+function plainUpload(
+  endpoint: string,
+  headers: Record<string, string>,
+  bucketId: string,
+  bytes: Buffer,
+): Promise<string> {
+  const boundary = `----bench${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="fileId"\r\n\r\nunique()\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\n` +
+      'Content-Type: application/octet-stream\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise((resolvePromise, reject) => {
+    const req = request(
+      `${endpoint}/storage/buckets/${bucketId}/files`,
+      {
+        method: 'POST',
+        headers: {
+          ...headers,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(head.length + bytes.length + tail.length),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => {
+          const body = JSON.parse(text) as { $id: string; message?: string };
+          if (res.statusCode !== 201)
+            reject(new Error(`plain upload: ${res.statusCode} ${body.message}`));
+          else resolvePromise(body.$id);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.write(head);
+    for (let offset = 0; offset < bytes.length; offset += MB)
+      req.write(bytes.subarray(offset, offset + MB));
+    req.end(tail);
+  });
+}
+
+/** A GET answered 200, as a stream of its body (node:http: no web-stream layer in the way). */
+function httpGet(url: string, headers: Record<string, string>): Promise<IncomingMessage> {
+  return new Promise((resolvePromise, reject) => {
+    get(url, { headers }, (res) => {
+      if (res.statusCode === 200) resolvePromise(res);
+      else reject(new Error(`GET ${url}: ${res.statusCode}`));
+    }).on('error', reject);
+  });
+}
+
+/** Streams a URL or a file to its end, counting bytes (and hashing when asked). */
+async function drain(
+  source: AsyncIterable<Uint8Array>,
+  hash: boolean,
+): Promise<{ bytes: number; md5: string | null }> {
+  const digest = hash ? createHash('md5') : null;
+  let bytes = 0;
+  for await (const chunk of source) {
+    bytes += chunk.length;
+    digest?.update(chunk);
+  }
+  return { bytes, md5: digest?.digest('hex') ?? null };
+}
+
+function machine(): string {
+  const line = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
+  return `${cpus().length} × ${line ? line[1]!.trim() : (cpus()[0]?.model ?? 'unknown CPU')} · Node ${process.version}`;
+}
+
+async function pageBundle(): Promise<string> {
+  const result = await build({
+    entryPoints: [join(ROOT, 'scripts/lib/bench-storage-page.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+interface Row {
+  label: string;
+  values: number[];
+  unit: string;
+  target?: string;
+}
+
+async function main(): Promise<void> {
+  const loadBefore = loadavg()[0]!;
+  const bytes = benchBytes(SIZE, SEED);
+  const expected = md5(bytes);
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'livedesk-bench-storage-'));
+  const apiKey = `bench-${randomBytes(16).toString('hex')}`;
+  const projectId = 'livedesk-bench';
+  const child = spawn(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', join(ROOT, 'emulator/src/main.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        BACKEND_PORT: String(port),
+        BACKEND_HOST: '127.0.0.1',
+        BACKEND_DATA_DIR: dataDir,
+        APPWRITE_PROJECT_ID: projectId,
+        APPWRITE_API_KEY: apiKey,
+      },
+      stdio: 'ignore',
+    },
+  );
+  const endpoint = `http://127.0.0.1:${port}/v1`;
+  const page = createServer((_request, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    res.end('<!doctype html><title>bench:storage</title>');
+  });
+  const pagePort = await freePort();
+  await new Promise<void>((done) => page.listen(pagePort, '127.0.0.1', done));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    await waitForHealth(endpoint);
+    const admin = new Client().setEndpoint(endpoint).setProject(projectId).setKey(apiKey);
+    const storage = new Storage(admin);
+    const bucketId = (
+      await storage.createBucket({
+        bucketId: ID.unique(),
+        name: 'Bench',
+        permissions: [Permission.create(Role.users()), Permission.read(Role.users())],
+      })
+    ).$id;
+    const users = new Users(admin);
+    const user = await users.create({
+      userId: ID.unique(),
+      email: `bench-${Date.now()}@example.test`,
+      password: 'bench-password-1',
+    });
+    const session = (await users.createSession({ userId: user.$id })).secret;
+    const browserPage = await browser.newPage();
+    await browserPage.goto(`http://127.0.0.1:${pagePort}/`);
+    await browserPage.addScriptTag({ content: await pageBundle() });
+    await browserPage.evaluate(
+      ({ size, seed }) => {
+        (window as unknown as { bench: { prepare(a: number, b: number): void } }).bench.prepare(
+          size,
+          seed,
+        );
+      },
+      { size: SIZE, seed: SEED },
+    );
+    const chromeVersion = browser.version();
+
+    // Warm-up (modules, JIT), then the idle size.
+    const warm = benchBytes(6 * MB, 1);
+    await storage.createFile({
+      bucketId,
+      fileId: ID.unique(),
+      file: InputFile.fromBuffer(warm, 'warm.bin'),
+    });
+    await new Promise((done) => setTimeout(done, 500));
+    const idleMb = rssKb(child.pid!) / 1024;
+
+    const task = { endpoint, project: projectId, session, bucketId, size: SIZE, seed: SEED };
+    type Way = 'web-sdk' | 'web-plain' | 'node-sdk' | 'node-plain';
+    const speeds: Record<Way, number[]> = {
+      'web-sdk': [],
+      'web-plain': [],
+      'node-sdk': [],
+      'node-plain': [],
+    };
+    const peaks: Record<Way, number[]> = {
+      'web-sdk': [],
+      'web-plain': [],
+      'node-sdk': [],
+      'node-plain': [],
+    };
+    const download: number[] = [];
+    const disk: number[] = [];
+    let checked = 0;
+
+    const check = async (fileId: string) => {
+      const file = await storage.getFile({ bucketId, fileId });
+      if (file.sizeOriginal !== SIZE || file.signature !== expected)
+        throw new Error(
+          `file ${fileId}: ${file.sizeOriginal} bytes, md5 ${file.signature}; expected ${SIZE}, ${expected}`,
+        );
+      checked++;
+    };
+    const ways: Record<Way, () => Promise<{ ms: number; id: string }>> = {
+      'web-sdk': () =>
+        browserPage.evaluate(
+          (t) =>
+            (
+              window as unknown as {
+                bench: { sdk(x: typeof t): Promise<{ ms: number; id: string }> };
+              }
+            ).bench.sdk(t),
+          task,
+        ),
+      'web-plain': () =>
+        browserPage.evaluate(
+          (t) =>
+            (
+              window as unknown as {
+                bench: { plain(x: typeof t): Promise<{ ms: number; id: string }> };
+              }
+            ).bench.plain(t),
+          task,
+        ),
+      'node-sdk': async () => {
+        const started = performance.now();
+        const file = await storage.createFile({
+          bucketId,
+          fileId: ID.unique(),
+          file: InputFile.fromBuffer(bytes, 'bench.bin'),
+        });
+        return { ms: performance.now() - started, id: file.$id };
+      },
+      'node-plain': async () => {
+        const started = performance.now();
+        const id = await plainUpload(
+          endpoint,
+          { 'x-appwrite-project': projectId, 'x-appwrite-key': apiKey },
+          bucketId,
+          bytes,
+        );
+        return { ms: performance.now() - started, id };
+      },
+    };
+
+    for (let run = 1; run <= RUNS; run++) {
+      for (const way of Object.keys(ways) as Way[]) {
+        const [result, peak] = await withPeakRss(child.pid!, ways[way]);
+        await check(result.id);
+        speeds[way].push(mbps(SIZE, result.ms));
+        peaks[way].push(peak - idleMb);
+        if (way !== 'node-plain') await storage.deleteFile({ bucketId, fileId: result.id });
+        else {
+          const path = join(dataDir, 'storage', 'files', bucketId, result.id);
+          const url = `${endpoint}/storage/buckets/${bucketId}/files/${result.id}/download`;
+          const headers = { 'x-appwrite-project': projectId, 'x-appwrite-key': apiKey };
+          let started = performance.now();
+          const fromDisk = await drain(createReadStream(path, { highWaterMark: MB }), false);
+          disk.push(mbps(fromDisk.bytes, performance.now() - started));
+          started = performance.now();
+          const got = await drain(await httpGet(url, headers), false);
+          download.push(mbps(got.bytes, performance.now() - started));
+          if (got.bytes !== SIZE || fromDisk.bytes !== SIZE)
+            throw new Error('a read returned the wrong length');
+          if (run === 1) {
+            const verified = await drain(await httpGet(url, headers), true);
+            if (verified.md5 !== expected) throw new Error('the download differs from the upload');
+          }
+          await storage.deleteFile({ bucketId, fileId: result.id });
+        }
+        process.stdout.write(
+          `run ${run} ${way}: ${speeds[way].at(-1)!.toFixed(1)} MB/s, RSS +${peaks[way].at(-1)!.toFixed(0)} MB\n`,
+        );
+      }
+    }
+
+    const ratio = (a: number[], b: number[]) => a.map((value, i) => value / b[i]!);
+    const rows: Row[] = [
+      {
+        label: 'web SDK in Chromium (5 MiB chunks, 8 in flight)',
+        values: speeds['web-sdk'],
+        unit: 'MB/s',
+        target: '≥ 100',
+      },
+      {
+        label: 'plain request from Chromium (one multipart POST)',
+        values: speeds['web-plain'],
+        unit: 'MB/s',
+      },
+      {
+        label: 'web SDK ÷ plain (Chromium)',
+        values: ratio(speeds['web-sdk'], speeds['web-plain']),
+        unit: '×',
+        target: '≥ 0.5',
+      },
+      {
+        label: 'node-appwrite (5 MiB chunks, 8 in flight)',
+        values: speeds['node-sdk'],
+        unit: 'MB/s',
+        target: '≥ 100',
+      },
+      {
+        label: 'plain request from Node (one multipart POST)',
+        values: speeds['node-plain'],
+        unit: 'MB/s',
+      },
+      {
+        label: 'node-appwrite ÷ plain (Node)',
+        values: ratio(speeds['node-sdk'], speeds['node-plain']),
+        unit: '×',
+        target: '≥ 0.5',
+      },
+      {
+        label: 'backend RSS above idle, web SDK upload (peak)',
+        values: peaks['web-sdk'],
+        unit: 'MB',
+        target: '≤ 100',
+      },
+      {
+        label: 'backend RSS above idle, node-appwrite upload (peak)',
+        values: peaks['node-sdk'],
+        unit: 'MB',
+        target: '≤ 100',
+      },
+      {
+        label: 'backend RSS above idle, plain upload from Node (peak)',
+        values: peaks['node-plain'],
+        unit: 'MB',
+        target: '≤ 100',
+      },
+      { label: 'download (node:http, whole file)', values: download, unit: 'MB/s' },
+      { label: 'reading the stored file from disk', values: disk, unit: 'MB/s' },
+      { label: 'download ÷ disk read', values: ratio(download, disk), unit: '×' },
+    ];
+    const loadAfter = loadavg()[0]!;
+    const format = (value: number, unit: string) =>
+      unit === '×' ? value.toFixed(2) : value < 10 ? value.toFixed(1) : value.toFixed(0);
+    const header = `| metric | ${Array.from({ length: RUNS }, (_, i) => `run ${i + 1}`).join(' | ')} | median | target |`;
+    const lines = [
+      header,
+      `|---|${'---|'.repeat(RUNS)}---|---|`,
+      ...rows.map(
+        (row) =>
+          `| ${row.label} (${row.unit}) | ${row.values.map((v) => format(v, row.unit)).join(' | ')} | ${format(median(row.values), row.unit)} | ${row.target ?? ''} |`,
+      ),
+    ];
+    const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+    const section = [
+      `### ${date} UTC · ${machine()} · Chromium ${chromeVersion} headless · ${(SIZE / MB).toFixed(0)} MiB file, ${RUNS} run(s)`,
+      '',
+      `Load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after; backend idle RSS ${idleMb.toFixed(0)} MB. ${checked} uploads checked (size and MD5), the download of run 1 checked byte for byte (MD5).`,
+      '',
+      ...lines,
+      '',
+    ].join('\n');
+    console.log(`\n${section}`);
+    if (!args['no-record']) record(section);
+  } finally {
+    await browser.close();
+    page.close();
+    child.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const INTRO = `## Storage
+
+\`npm run bench:storage\` (scripts/bench-storage.ts): a file uploaded to a fresh local backend
+through the web SDK in headless Chromium and through node-appwrite (5 MiB chunks, up to 8 in
+flight), each against one plain multipart request of the same bytes to the same backend from the
+same client; the backend's resident memory above its idle size during each upload (sampled every
+20 ms); the download (node:http) against reading the stored file from disk. Runs interleave the
+four uploads; every upload is checked (size and MD5 signature against the bytes sent). Targets
+(issue 18): the SDK path at ≥ 50% of the plain one and ≥ 100 MB/s; RSS ≤ 100 MB above idle.
+`;
+
+function record(section: string): void {
+  const file = join(ROOT, 'docs/benchmarks.md');
+  let text = readFileSync(file, 'utf8');
+  if (!/^## Storage$/m.test(text)) text = `${text.trimEnd()}\n\n${INTRO}`;
+  const start = text.search(/^## Storage$/m);
+  const next = text.slice(start + 1).search(/^## /m);
+  const end = next < 0 ? text.length : start + 1 + next;
+  text = `${text.slice(0, end).trimEnd()}\n\n${section}${end < text.length ? `\n${text.slice(end)}` : ''}`;
+  writeFileSync(file, text.endsWith('\n') ? text : `${text}\n`);
+  console.log('recorded in docs/benchmarks.md');
+}
+
+await main();
