@@ -1,26 +1,22 @@
-import { Databases, type Client } from 'node-appwrite';
+import { AppwriteException, Databases, type Client } from 'node-appwrite';
 import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
-import type { OrderDocument, OrderDocumentData } from '../../domain/order.ts';
+import {
+  orderToDocumentData,
+  type OrderDocument,
+  type OrderDocumentData,
+} from '../../domain/order.ts';
 import type { OrderChange } from '../../domain/order-machine.ts';
-import { activityIdFor, updateOrderIfUnchanged, writeActivity } from './appwrite.ts';
+import { activityIdFor, isAppwriteError } from './appwrite.ts';
 
 /**
- * Every write of an order together with its activity record goes through this file
- * ({@link commitOrderChange}, {@link commitNewOrder}), so that they can become one transaction in
- * one place.
- *
- * TRANSACTIONS — not yet. Appwrite 1.9 writes several documents atomically with its
- * transactions API (`databases.createTransaction`, `createOperations` with the order's update
- * and the activity's create, `updateTransaction({commit: true})`; a concurrent change makes the
- * commit fail with 409). The local backend does not implement it yet (it refuses `transactionId`
- * with `general_not_implemented`), so today these are two writes, in this order:
- *   1. the order, only if nobody changed it since it was read (`X-Appwrite-Timestamp`: 409 →
- *      `'conflict'`);
- *   2. the activity record, whose id derives from the new `rev` (`<orderId>.r<rev>`), so that
- *      writing it again records nothing twice.
- * What two writes cannot promise: a process that dies between them leaves the order changed
- * without its activity record. Callers get {@link Committed.activityError} when the second write
- * failed, log it, and still answer with the order (it did change).
+ * Every write of an order together with its activity record goes through this file: one Appwrite
+ * 1.9 transaction (`createTransaction`, the two operations staged with `transactionId`,
+ * `updateTransaction({commit: true})`), so that an order never changes without its record
+ * (`<orderId>.r<rev>`) nor the record exists without the change. A change is decided on an order
+ * as it was read: the staged update answers the order as the transaction sees it, and if its
+ * `$updatedAt` is not the one read, someone changed it in between (rolled back: `'conflict'`);
+ * anyone changing it after the staging makes the commit fail with 409 `transaction_conflict`
+ * (`'conflict'` too). The committed order is read back for the answer.
  */
 
 /** Who made a change, as the activity record names them (null for the shop's own records). */
@@ -29,15 +25,69 @@ export interface ChangeAuthor {
   name: string | null;
 }
 
-/** A committed change: the order as written, and why its activity record is missing, if it is. */
+/** A committed change: the order as it is after the commit. */
 export interface Committed {
   order: OrderDocument;
-  activityError: unknown;
+}
+
+/** Seconds a transaction may stay open (Appwrite's minimum; ours last milliseconds). */
+const TTL_SECONDS = 60;
+
+function activityData(
+  orderId: string,
+  activity: OrderChange['activity'],
+  author: ChangeAuthor,
+  at: number,
+): Record<string, unknown> {
+  return {
+    orderId,
+    kind: activity.kind,
+    actorId: author.id,
+    actorName: author.name,
+    data: JSON.stringify(activity.data).slice(0, 4096),
+    at: new Date(at).toISOString(),
+  };
+}
+
+async function readOrderDocument(databases: Databases, orderId: string): Promise<OrderDocument> {
+  return (await databases.getDocument({
+    databaseId: DATABASE_ID,
+    collectionId: COLLECTIONS.orders,
+    documentId: orderId,
+  })) as unknown as OrderDocument;
+}
+
+/**
+ * Runs `stage(transactionId)` in a new transaction and commits it. `stage` answers false to give
+ * up (rolled back). Returns whether it committed; a commit refused because a document changed
+ * (409) is false, anything else throws.
+ */
+async function inTransaction(
+  databases: Databases,
+  stage: (transactionId: string) => Promise<boolean>,
+): Promise<boolean> {
+  const { $id: transactionId } = await databases.createTransaction({ ttl: TTL_SECONDS });
+  let staged = false;
+  try {
+    staged = await stage(transactionId);
+  } finally {
+    if (!staged)
+      await databases.updateTransaction({ transactionId, rollback: true }).catch(() => {});
+  }
+  if (!staged) return false;
+  try {
+    await databases.updateTransaction({ transactionId, commit: true });
+    return true;
+  } catch (error) {
+    if (isAppwriteError(error, 409)) return false;
+    throw error;
+  }
 }
 
 /**
  * Writes `change` to the order `read` was read as, with its activity record by `author` at
- * `at`, unless someone changed the order since (`'conflict'`: nothing was written).
+ * `at`, in one transaction — unless someone changed the order since (`'conflict'`: nothing was
+ * written).
  */
 export async function commitOrderChange(
   client: Client,
@@ -46,21 +96,27 @@ export async function commitOrderChange(
   author: ChangeAuthor,
   at: number,
 ): Promise<Committed | 'conflict'> {
-  const order = await updateOrderIfUnchanged(client, read, change);
-  if (order === 'conflict') return 'conflict';
-  const activityError = await writeActivity(client, {
-    id: activityIdFor(read.$id, change.patch.rev),
-    orderId: read.$id,
-    kind: change.activity.kind,
-    actorId: author.id,
-    actorName: author.name,
-    data: change.activity.data,
-    at,
-  }).then(
-    () => null,
-    (error: unknown) => error,
-  );
-  return { order, activityError };
+  const databases = new Databases(client);
+  const committed = await inTransaction(databases, async (transactionId) => {
+    const seen = (await databases.updateDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.orders,
+      documentId: read.$id,
+      data: orderToDocumentData(change.patch),
+      transactionId,
+    })) as unknown as OrderDocument;
+    if (seen.$updatedAt !== read.$updatedAt) return false;
+    await databases.createDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.activity,
+      documentId: activityIdFor(read.$id, change.patch.rev),
+      data: activityData(read.$id, change.activity, author, at),
+      transactionId,
+    });
+    return true;
+  });
+  if (!committed) return 'conflict';
+  return { order: await readOrderDocument(databases, read.$id) };
 }
 
 /** A new order: its id, every attribute, and who may read it besides the desk team. */
@@ -71,8 +127,8 @@ export interface NewOrder {
 }
 
 /**
- * Creates an order with its first activity record (`<orderId>.r<rev>`). Throws what Appwrite
- * throws: 409 `document_already_exists` when the id, or the order number, is taken.
+ * Creates an order with its first activity record (`<orderId>.r<rev>`) in one transaction.
+ * Throws Appwrite's 409 when the id, or the order number, is taken (nothing is written then).
  */
 export async function commitNewOrder(
   client: Client,
@@ -81,24 +137,34 @@ export async function commitNewOrder(
   author: ChangeAuthor,
   at: number,
 ): Promise<Committed> {
-  const created = (await new Databases(client).createDocument({
-    databaseId: DATABASE_ID,
-    collectionId: COLLECTIONS.orders,
-    documentId: order.orderId,
-    data: order.data,
-    permissions: order.permissions,
-  })) as unknown as OrderDocument;
-  const activityError = await writeActivity(client, {
-    id: activityIdFor(order.orderId, order.data.rev),
-    orderId: order.orderId,
-    kind: activity.kind,
-    actorId: author.id,
-    actorName: author.name,
-    data: activity.data,
-    at,
-  }).then(
-    () => null,
-    (error: unknown) => error,
-  );
-  return { order: created, activityError };
+  const databases = new Databases(client);
+  const committed = await inTransaction(databases, async (transactionId) => {
+    await databases.createOperations({
+      transactionId,
+      operations: [
+        {
+          action: 'create',
+          databaseId: DATABASE_ID,
+          collectionId: COLLECTIONS.orders,
+          documentId: order.orderId,
+          data: { ...order.data, $permissions: order.permissions },
+        },
+        {
+          action: 'create',
+          databaseId: DATABASE_ID,
+          collectionId: COLLECTIONS.activity,
+          documentId: activityIdFor(order.orderId, order.data.rev),
+          data: activityData(order.orderId, activity, author, at),
+        },
+      ],
+    });
+    return true;
+  });
+  if (!committed)
+    throw new AppwriteException(
+      `Order ${order.orderId} or its number #${order.data.number} is taken.`,
+      409,
+      'document_already_exists',
+    );
+  return { order: await readOrderDocument(databases, order.orderId) };
 }

@@ -145,11 +145,6 @@ async function applyEvent(
     }
     const committed = await commitOrderChange(client, read, decision.change, STRIPE_ACTOR, now);
     if (committed !== 'conflict') {
-      if (committed.activityError)
-        ctx.error(
-          `activity for ${read.$id} rev ${decision.change.patch.rev} not written:`,
-          committed.activityError,
-        );
       await refundIfCanceled(ctx, stripe, committed.order);
       return { kind: 'applied', rev: committed.order.rev };
     }
