@@ -55,6 +55,17 @@ export default defineConfig({
         },
       },
       {
+        // The functions' contract with Stripe in test mode (npm test's `stripe` stage, with keys).
+        extends: true,
+        test: {
+          name: 'stripe-contract',
+          include: ['integration/stripe/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         extends: true,
         test: {
           name: 'e2e',

@@ -140,6 +140,11 @@ export const STRIPE_EVENT_SCHEMA = entity(COLLECTIONS.stripeEvents, 'Stripe even
   processedAt: field.datetime({ required: true }),
 });
 
+/** Counters handed out atomically; one document today, `order-number` (the last order number `checkout` gave out). */
+export const COUNTER_SCHEMA = entity(COLLECTIONS.counters, 'Counters', {
+  value: field.integer({ min: 0, required: true }),
+});
+
 /** Every stored entity, in the order they are provisioned. */
 export const ENTITY_SCHEMAS: readonly EntitySchema[] = [
   PRODUCT_SCHEMA,
@@ -149,6 +154,7 @@ export const ENTITY_SCHEMAS: readonly EntitySchema[] = [
   ATTACHMENT_SCHEMA,
   EXPORT_SCHEMA,
   STRIPE_EVENT_SCHEMA,
+  COUNTER_SCHEMA,
 ];
 
 /** Converts a `products` document. */

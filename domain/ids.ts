@@ -10,7 +10,11 @@ export const COLLECTIONS = {
   attachments: 'attachments',
   exports: 'exports',
   stripeEvents: 'stripe_events',
+  counters: 'counters',
 } as const;
+
+/** The document of {@link COLLECTIONS}.counters holding the last order number given out. */
+export const ORDER_NUMBER_COUNTER_ID = 'order-number';
 
 /** A collection id of {@link COLLECTIONS}. */
 export type CollectionId = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
@@ -30,4 +34,6 @@ export const FUNCTIONS = {
   orderAction: 'order-action',
   expirePending: 'expire-pending',
   onNote: 'on-note',
+  checkout: 'checkout',
+  stripeWebhook: 'stripe-webhook',
 } as const;

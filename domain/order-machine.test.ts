@@ -5,6 +5,8 @@ import { ORDER_STATUSES } from './order.ts';
 import {
   availableActions,
   decideOrderAction,
+  decideRefund,
+  recordTakenRefund,
   expirePendingChange,
   ORDER_ACTIONS,
   PENDING_PAYMENT_TTL_MS,
@@ -161,10 +163,32 @@ describe('decideOrderAction: changes', () => {
     expect(fulfil.patch).toMatchObject({ status: 'fulfilled', fulfilledAt: NOW });
   });
 
-  it('cancel sets canceled and canceledAt', () => {
-    const change = decide(order({ status: 'ready' }), 'cancel', actor('manager')) as OrderChange;
-    expect(change.patch).toMatchObject({ status: 'canceled', canceledAt: NOW, rev: 4 });
-    expect(change.activity).toEqual({ kind: 'canceled', data: { from: 'ready', by: 'manager' } });
+  it('cancel sets canceled and canceledAt, and refunds what is left of a card payment', () => {
+    const paid = order({ status: 'ready', refundedCents: 200 });
+    const change = decide(paid, 'cancel', actor('manager')) as OrderChange;
+    expect(change.patch).toMatchObject({
+      status: 'canceled',
+      canceledAt: NOW,
+      rev: 4,
+      refundedCents: 700,
+    });
+    expect(change.activity).toEqual({
+      kind: 'canceled',
+      data: { from: 'ready', by: 'manager', refundCents: 500 },
+    });
+  });
+
+  it('cancel refunds nothing when no card payment was taken', () => {
+    const unpaid = order({ status: 'payment_failed', paymentStatus: 'failed', paidAt: null });
+    const scripted = order({ status: 'paid', paymentIntentId: null });
+    for (const o of [unpaid, scripted]) {
+      const change = decide(o, 'cancel', actor('owner')) as OrderChange;
+      expect(change.patch).not.toHaveProperty('refundedCents');
+      expect(change.activity).toEqual({
+        kind: 'canceled',
+        data: { from: o.status, by: 'manager' },
+      });
+    }
   });
 
   it('unclaim clears the assignee', () => {
@@ -237,5 +261,108 @@ describe('expirePendingChange', () => {
     ).toBeNull();
     for (const status of ORDER_STATUSES.filter((s) => s !== 'pending_payment'))
       expect(expirePendingChange(order({ status, createdAt: 0 }), NOW)).toBeNull();
+  });
+});
+
+describe('decideRefund', () => {
+  const refund = (o: Order, who: Actor, amountCents?: number, expectedRev = o.rev) =>
+    decideRefund(o, { expectedRev, ...(amountCents === undefined ? {} : { amountCents }) }, who);
+
+  it('lets managers and owners refund part, then the rest, which makes the order refunded', () => {
+    const part = refund(order({ status: 'fulfilled' }), actor('manager'), 300) as OrderChange;
+    expect(part.patch).toEqual({
+      rev: 4,
+      updatedById: 'me',
+      updatedByName: 'Mo',
+      refundedCents: 300,
+      status: 'fulfilled',
+    });
+    expect(part.activity).toEqual({
+      kind: 'refund',
+      data: { amountCents: 300, refundedCents: 300, full: false, by: 'manager' },
+    });
+    const rest = refund(
+      order({ status: 'fulfilled', refundedCents: 300 }),
+      actor('owner'),
+    ) as OrderChange;
+    expect(rest.patch).toMatchObject({ refundedCents: 700, status: 'refunded' });
+    expect(rest.activity.data).toMatchObject({ amountCents: 400, full: true });
+  });
+
+  it('refuses staff and non-members before anything else', () => {
+    const staff = refund(order(), actor('staff'), 100, 0) as AppError;
+    expect([staff.code, staff.message]).toEqual([
+      FB,
+      'You don’t have permission to refund orders.',
+    ]);
+    expect(outcome(refund(order(), actor(null), 100))).toBe(FB);
+  });
+
+  it('refuses a stale rev, more than what is left, and orders without a card payment', () => {
+    expect(outcome(refund(order(), actor('manager'), 100, 2))).toBe('ORDER_CONFLICT');
+    const over = refund(order({ refundedCents: 600 }), actor('manager'), 101) as AppError;
+    expect([over.code, over.message]).toEqual(['VALIDATION', 'You can refund at most €1.00.']);
+    for (const status of ['pending_payment', 'payment_failed', 'canceled', 'refunded'] as const)
+      expect(outcome(refund(order({ status }), actor('manager'), 100))).toBe(IT);
+    const scripted = refund(order({ paymentIntentId: null }), actor('manager'), 100) as AppError;
+    expect([scripted.code, scripted.message]).toEqual([
+      IT,
+      'This order was not paid by card, so there is nothing to refund.',
+    ]);
+  });
+});
+
+describe('recordTakenRefund (a refund made at Stripe, recorded after a concurrent change)', () => {
+  it('records a refund on the order as it is now, a full one making it refunded', () => {
+    const claimed = order({ status: 'preparing', assigneeId: 'ana', assigneeName: 'Ana', rev: 5 });
+    const part = recordTakenRefund(claimed, 'refund', 300, actor('manager'), NOW)!;
+    expect(part.patch).toEqual({
+      rev: 6,
+      updatedById: 'me',
+      updatedByName: 'Mo',
+      refundedCents: 300,
+      status: 'preparing',
+    });
+    expect(part.activity).toEqual({
+      kind: 'refund',
+      data: { amountCents: 300, refundedCents: 300, full: false, by: 'manager' },
+    });
+    const full = recordTakenRefund(claimed, 'refund', 700, actor('manager'), NOW)!;
+    expect(full.patch).toMatchObject({ refundedCents: 700, status: 'refunded' });
+  });
+
+  it('records nothing when the order already shows the refund (the webhook was first)', () => {
+    expect(
+      recordTakenRefund(order({ refundedCents: 300 }), 'refund', 300, actor('owner'), NOW),
+    ).toBe(null);
+  });
+
+  it('still cancels when the order can be canceled, with the refund counted', () => {
+    const change = recordTakenRefund(
+      order({ status: 'ready', rev: 8 }),
+      'cancel',
+      700,
+      actor('manager'),
+      NOW,
+    )!;
+    expect(change.patch).toMatchObject({ status: 'canceled', rev: 9, refundedCents: 700 });
+    expect(change.activity).toEqual({
+      kind: 'canceled',
+      data: { from: 'ready', by: 'manager', refundCents: 700 },
+    });
+  });
+
+  it('records the refund alone when the order can no longer be canceled', () => {
+    const fulfilled = recordTakenRefund(
+      order({ status: 'fulfilled' }),
+      'cancel',
+      700,
+      actor('manager'),
+      NOW,
+    )!;
+    expect(fulfilled.patch).toMatchObject({ status: 'refunded', refundedCents: 700 });
+    expect(fulfilled.activity.kind).toBe('refund');
+    const canceled = order({ status: 'canceled', refundedCents: 700 });
+    expect(recordTakenRefund(canceled, 'cancel', 700, actor('manager'), NOW)).toBe(null);
   });
 });

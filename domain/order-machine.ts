@@ -1,5 +1,6 @@
 import { AppError } from './errors.ts';
 import type { Order, OrderStatus } from './order.ts';
+import { cancelRefundCents, paidThroughStripe, planRefund } from './payment.ts';
 import { hasAtLeast, type DeskRole } from './roles.ts';
 import type { ActivityKind } from './entities.ts';
 
@@ -180,12 +181,127 @@ export function decideOrderAction(
     }
     case 'cancel': {
       if (!CANCELABLE.includes(order.status)) return invalid(order.status);
+      // A card payment is refunded in full: the function refunds it at Stripe before writing.
+      const refundCents = cancelRefundCents(order);
       return {
-        patch: { ...base, status: 'canceled', canceledAt: now },
-        activity: { kind: 'canceled', data: { from: order.status, by: 'manager' } },
+        patch: {
+          ...base,
+          status: 'canceled',
+          canceledAt: now,
+          ...(refundCents > 0 ? { refundedCents: order.refundedCents + refundCents } : {}),
+        },
+        activity: {
+          kind: 'canceled',
+          data: { from: order.status, by: 'manager', ...(refundCents > 0 ? { refundCents } : {}) },
+        },
       };
     }
   }
+}
+
+/** A refund request as the client sends it (`order-action` with `action: 'refund'`). */
+export interface RefundRequest {
+  orderId: string;
+  action: 'refund';
+  expectedRev: number;
+  /** Cents to refund; all that is left when omitted. */
+  amountCents?: number;
+}
+
+/**
+ * Decides a refund of `request.amountCents` (all that is left when omitted) of `order` by
+ * `actor`. Pure, like {@link decideOrderAction}, and checked in the same order: role (managers
+ * and owners), `rev` freshness, then the payment (`planRefund`: a card payment that succeeded,
+ * on a paid order, a positive amount up to what is left). A full refund makes the order
+ * `refunded`; a partial one keeps its status. The `order-action` function refunds the amount at
+ * Stripe before it writes the change.
+ */
+export function decideRefund(
+  order: Order,
+  request: Pick<RefundRequest, 'expectedRev' | 'amountCents'>,
+  actor: Actor,
+): OrderChange | AppError {
+  if (actor.role === null)
+    return new AppError('FORBIDDEN', 'You don’t have permission to work on orders.');
+  if (!hasAtLeast(actor.role, 'manager'))
+    return new AppError('FORBIDDEN', 'You don’t have permission to refund orders.');
+  if (request.expectedRev !== order.rev) return conflict(order, actor);
+  const plan = planRefund(order, request.amountCents);
+  if (plan instanceof AppError) return plan;
+  if (!paidThroughStripe(order))
+    return new AppError(
+      'INVALID_TRANSITION',
+      'This order was not paid by card, so there is nothing to refund.',
+    );
+  return {
+    patch: {
+      rev: order.rev + 1,
+      updatedById: actor.id,
+      updatedByName: actor.name,
+      refundedCents: plan.refundedCents,
+      status: plan.status,
+    },
+    activity: {
+      kind: 'refund',
+      data: {
+        amountCents: plan.amountCents,
+        refundedCents: plan.refundedCents,
+        full: plan.state === 'full',
+        by: 'manager',
+      },
+    },
+  };
+}
+
+/**
+ * The change that records a refund already made at Stripe (the charge's running total refunded,
+ * `stripeRefundedCents`) by `action` on `order` as it is now — read again after someone changed
+ * it between the decision and the write. The money has moved, so this never refuses: a cancel
+ * still possible cancels (with the refund counted); otherwise the refund alone is recorded, a full
+ * one making the order `refunded` (a canceled order stays canceled). Null when the order already
+ * shows it (the webhook's `charge.refunded`, or the same refund recorded by a retry).
+ */
+export function recordTakenRefund(
+  order: Order,
+  action: 'cancel' | 'refund',
+  stripeRefundedCents: number,
+  actor: Actor,
+  now: number,
+): OrderChange | null {
+  if (action === 'cancel' && order.status !== 'canceled') {
+    const cancel = decideOrderAction(order, { action, expectedRev: order.rev }, actor, now);
+    if (!(cancel instanceof AppError)) {
+      const refundedCents = Math.max(cancel.patch.refundedCents ?? 0, stripeRefundedCents);
+      return {
+        patch: { ...cancel.patch, refundedCents },
+        activity: {
+          kind: 'canceled',
+          data: { ...cancel.activity.data, refundCents: refundedCents - order.refundedCents },
+        },
+      };
+    }
+  }
+  if (stripeRefundedCents <= order.refundedCents) return null;
+  const refundedCents = Math.min(stripeRefundedCents, order.totalCents);
+  const full = refundedCents >= order.totalCents;
+  return {
+    patch: {
+      rev: order.rev + 1,
+      updatedById: actor.id,
+      updatedByName: actor.name,
+      refundedCents,
+      status: full && order.status !== 'canceled' ? 'refunded' : order.status,
+    },
+    activity: {
+      kind: 'refund',
+      data: {
+        amountCents: refundedCents - order.refundedCents,
+        refundedCents,
+        full,
+        by: 'manager',
+      },
+    },
+  };
 }
 
 function invalid(status: OrderStatus): AppError {

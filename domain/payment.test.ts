@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.ts';
 import { PAYMENT_STATUSES, type OrderStatus } from './order.ts';
 import {
+  cancelRefundCents,
   canMovePayment,
   paymentStatusOf,
   planRefund,
+  refundAfterCancelCents,
   refundableCents,
+  refundIdempotencyKey,
   refundState,
   type RefundPlan,
 } from './payment.ts';
@@ -79,5 +82,31 @@ describe('refunds', () => {
     expect(
       (planRefund({ ...PAID, status: 'refunded', refundedCents: 2000 }) as AppError).message,
     ).toBe('This order was already refunded in full.');
+  });
+});
+
+describe('refunds of canceled orders', () => {
+  const card = { ...PAID, paymentIntentId: 'pi_1' };
+
+  it('a cancel refunds what is left of a card payment, nothing without one', () => {
+    expect(cancelRefundCents({ ...card, refundedCents: 500 })).toBe(1500);
+    expect(cancelRefundCents({ ...card, paymentIntentId: null })).toBe(0);
+    expect(cancelRefundCents({ ...card, status: 'pending_payment', paymentStatus: 'failed' })).toBe(
+      0,
+    );
+  });
+
+  it('a payment that landed on a canceled order is refunded until nothing is left', () => {
+    expect(refundAfterCancelCents({ ...card, status: 'canceled' })).toBe(2000);
+    expect(refundAfterCancelCents({ ...card, status: 'canceled', refundedCents: 2000 })).toBe(0);
+    expect(refundAfterCancelCents({ ...card, status: 'paid' })).toBe(0);
+    expect(refundAfterCancelCents({ ...card, status: 'canceled', paymentStatus: 'canceled' })).toBe(
+      0,
+    );
+  });
+
+  it('one Stripe idempotency key per order revision', () => {
+    expect(refundIdempotencyKey('o1', 4)).toBe('refund:o1:4');
+    expect(refundIdempotencyKey('o1', 'after-cancel')).toBe('refund:o1:after-cancel');
   });
 });

@@ -2,6 +2,11 @@ import { AppError } from './errors.ts';
 import { formatMoney } from './money.ts';
 import type { Order, OrderStatus, PaymentStatus } from './order.ts';
 
+type PaymentFacts = Pick<
+  Order,
+  'status' | 'paymentStatus' | 'paymentIntentId' | 'totalCents' | 'refundedCents'
+>;
+
 /** Stripe's PaymentIntent statuses. */
 export type IntentStatus =
   | 'requires_payment_method'
@@ -112,4 +117,40 @@ export function planRefund(
     state,
     status: state === 'full' ? 'refunded' : order.status,
   };
+}
+
+/**
+ * Whether the order's money was taken by card through Stripe: a PaymentIntent that succeeded.
+ * Orders the admin scripts write (seed, simulator, tests) have no PaymentIntent: there is
+ * nothing at Stripe to refund, so canceling them refunds nothing.
+ */
+export function paidThroughStripe(
+  order: Pick<Order, 'paymentIntentId' | 'paymentStatus'>,
+): boolean {
+  return order.paymentIntentId !== null && order.paymentStatus === 'succeeded';
+}
+
+/** What canceling `order` refunds: all that is left of a card payment, 0 when there is none. */
+export function cancelRefundCents(order: PaymentFacts): number {
+  if (!REFUNDABLE_STATUSES.includes(order.status) || !paidThroughStripe(order)) return 0;
+  return refundableCents(order);
+}
+
+/**
+ * What is still to refund on an order canceled before its payment landed (the webhook records
+ * such a payment, then refunds it in full), 0 otherwise.
+ */
+export function refundAfterCancelCents(order: PaymentFacts): number {
+  if (order.status !== 'canceled' || !paidThroughStripe(order)) return 0;
+  return refundableCents(order);
+}
+
+/**
+ * The Stripe idempotency key of the refund made by the change from revision `rev` of an order
+ * (`after-cancel` for the webhook's refund of a payment that landed on a canceled order): a
+ * retried request never refunds twice, and two refunds decided on the same revision cannot both
+ * go through with different amounts.
+ */
+export function refundIdempotencyKey(orderId: string, rev: number | 'after-cancel'): string {
+  return `refund:${orderId}:${rev}`;
 }

@@ -25,6 +25,19 @@ describe('stripeServerSettings', () => {
     });
   });
 
+  it('in local mode, verifies webhooks with the secret of the endpoint the double created', () => {
+    expect(
+      stripeServerSettings({
+        STRIPE_API_URL: 'http://127.0.0.1:8788',
+        STRIPE_WEBHOOK_SECRET: 'whsec_9f',
+      }).webhookSecret,
+    ).toBe('whsec_9f');
+    expect(
+      stripeServerSettings({ STRIPE_API_URL: 'http://127.0.0.1:8788', STRIPE_WEBHOOK_SECRET: 'x' })
+        .webhookSecret,
+    ).toBe(LOCAL_STRIPE.webhookSecret);
+  });
+
   it('says what is missing or malformed, all at once', () => {
     expect(() => stripeServerSettings({ STRIPE_SECRET_KEY: 'pk_test_1' })).toThrow(
       /STRIPE_SECRET_KEY must be a Stripe secret key.*STRIPE_WEBHOOK_SECRET must be set/,

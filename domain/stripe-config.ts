@@ -32,7 +32,9 @@ type Env = Readonly<Record<string, string | undefined>>;
  * Reads the server's Stripe settings: with `STRIPE_SECRET_KEY` set, Stripe itself (then
  * `STRIPE_WEBHOOK_SECRET` must be set too); otherwise the local doubles, at `STRIPE_API_URL`
  * (where the local backend's API double listens, e.g. `http://127.0.0.1:12111`; the backend
- * tells it at `GET /stripe/`). Throws one error listing every problem.
+ * tells it at `GET /stripe/`), with the local keys and the signing secret of the endpoint the
+ * webhook function was registered with (`STRIPE_WEBHOOK_SECRET`; the local one when unset).
+ * Throws one error listing every problem.
  */
 export function stripeServerSettings(env: Env): StripeServerSettings {
   const secretKey = env.STRIPE_SECRET_KEY?.trim() ?? '';
@@ -61,9 +63,7 @@ export function stripeServerSettings(env: Env): StripeServerSettings {
   return {
     mode: 'local',
     secretKey: LOCAL_STRIPE.secretKey,
-    webhookSecret: webhookSecret.startsWith('whsec_local')
-      ? webhookSecret
-      : LOCAL_STRIPE.webhookSecret,
+    webhookSecret: webhookSecret.startsWith('whsec_') ? webhookSecret : LOCAL_STRIPE.webhookSecret,
     sdkOptions: {
       host: url.hostname,
       port: Number(url.port || (protocol === 'https' ? 443 : 80)),

@@ -5,6 +5,7 @@ import {
   NOTE_SCHEMA,
   PRODUCT_SCHEMA,
   STRIPE_EVENT_SCHEMA,
+  COUNTER_SCHEMA,
 } from '../domain/entities.ts';
 import { BUCKETS, COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../domain/ids.ts';
 import { ORDER_SCHEMA } from '../domain/order.ts';
@@ -76,6 +77,12 @@ export interface FunctionSpec {
   scopes: string[];
   /** Plain (non-secret) variables. */
   variables: Record<string, string>;
+  /**
+   * What of Stripe provisioning gives it (scripts/lib/stripe-provisioning.ts): `api` the SDK's
+   * settings (`STRIPE_SECRET_KEY` or `STRIPE_API_URL`); `webhook` those and the signing secret of
+   * the webhook endpoint registered for the function's URL.
+   */
+  stripe?: 'api' | 'webhook';
 }
 
 /** Everything `npm run provision` creates. */
@@ -165,6 +172,7 @@ export const schema: SchemaSpec = {
       documentSecurity: false,
     }),
     collectionOf(STRIPE_EVENT_SCHEMA, { permissions: [], documentSecurity: false }),
+    collectionOf(COUNTER_SCHEMA, { permissions: [], documentSecurity: false }),
   ],
   buckets: [
     {
@@ -207,6 +215,7 @@ export const schema: SchemaSpec = {
       timeout: 15,
       scopes: ['documents.read', 'documents.write', 'teams.read', 'users.read'],
       variables: {},
+      stripe: 'api',
     },
     {
       id: FUNCTIONS.expirePending,
@@ -229,6 +238,32 @@ export const schema: SchemaSpec = {
       timeout: 15,
       scopes: ['documents.read', 'documents.write'],
       variables: {},
+    },
+    {
+      id: FUNCTIONS.checkout,
+      name: 'Checkout',
+      runtime: 'node-22',
+      // Customers have an anonymous session; the function prices the cart itself.
+      execute: ['users'],
+      events: [],
+      schedule: '',
+      timeout: 15,
+      scopes: ['documents.read', 'documents.write'],
+      variables: {},
+      stripe: 'api',
+    },
+    {
+      id: FUNCTIONS.stripeWebhook,
+      name: 'Stripe webhook',
+      runtime: 'node-22',
+      // Stripe calls its URL without Appwrite credentials; the function checks the signature.
+      execute: ['any'],
+      events: [],
+      schedule: '',
+      timeout: 15,
+      scopes: ['documents.read', 'documents.write'],
+      variables: {},
+      stripe: 'webhook',
     },
   ],
 };

@@ -2,20 +2,30 @@ import { Client } from 'node-appwrite';
 import { adminEnv, numberArg, parseArgs } from './lib/env.ts';
 import { Simulator } from './lib/simulator.ts';
 
-/** `npm run simulate -- --rate R --duration D`: live traffic (new orders, claims, status changes, notes). */
+/**
+ * `npm run simulate -- --rate R --duration D [--checkout]`: live traffic (new orders, claims,
+ * status changes, notes). With `--checkout`, new orders come from scripted customers through the
+ * real path: the checkout function, a card payment at Stripe (the local double by default), and
+ * the stripe-webhook function marking them paid.
+ */
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const rate = numberArg(args, 'rate', 5, { min: 0.1, max: 20_000 });
   const duration = numberArg(args, 'duration', 60, { min: 1, max: 86_400 });
   const quiet = args.has('quiet');
+  const checkout = args.has('checkout');
   const env = adminEnv();
   const client = new Client()
     .setEndpoint(env.endpoint)
     .setProject(env.projectId)
     .setKey(env.apiKey);
-  const simulator = new Simulator(client, numberArg(args, 'seed', Date.now()));
+  const simulator = new Simulator(client, numberArg(args, 'seed', Date.now()), 'full', {
+    checkout,
+  });
   await simulator.prepare();
-  console.log(`Simulating ${rate} events/s for ${duration} s against ${env.endpoint}`);
+  console.log(
+    `Simulating ${rate} events/s for ${duration} s against ${env.endpoint}${checkout ? ' (new orders through checkout, Stripe and the webhook)' : ''}`,
+  );
   const stats = await simulator.run(rate, duration, (running, inFlight) => {
     if (!quiet)
       console.log(

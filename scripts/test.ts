@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 import type { TargetStatus } from './lib/target-status.ts';
 import { PODMAN_SOCKET, preferPodmanSocket } from './lib/podman.ts';
 import { CHROMIUM_PATH } from './lib/env.ts';
@@ -268,6 +269,18 @@ async function statusCheck(
   }
 }
 
+/** The keys of Stripe in test mode, which the `stripe` stage needs. */
+const STRIPE_KEYS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'VITE_STRIPE_PUBLISHABLE_KEY'];
+
+/** Those keys from the environment, else from `.env` (where the README says to put them). */
+function stripeKeys(): Record<string, string> {
+  const file = join(ROOT, '.env');
+  const fromFile = existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {};
+  return Object.fromEntries(
+    STRIPE_KEYS.map((key) => [key, (process.env[key] ?? fromFile[key] ?? '').trim()]),
+  );
+}
+
 const STAGES: Stage[] = [
   {
     id: 'lint',
@@ -302,6 +315,22 @@ const STAGES: Stage[] = [
       statusCheck(stage, 'integration/checks/kill-mid-suite.ts', { LIVEDESK_TARGET: 'container' }),
   },
   integration('appwrite', 'integration on real Appwrite', 30 * 60_000),
+  {
+    id: 'stripe',
+    title: 'the functions’ contract with Stripe (test mode)',
+    timeoutMs: 10 * 60_000,
+    complete: true,
+    run: (stage) => {
+      const keys = stripeKeys();
+      const missing = STRIPE_KEYS.filter((key) => !keys[key]);
+      if (missing.length)
+        return Promise.resolve({
+          outcome: 'not run' as const,
+          note: `${missing.join(', ')} not set (in the environment or .env): it runs against Stripe in test mode only`,
+        });
+      return vitest(stage, ['--project', 'stripe-contract'], keys);
+    },
+  },
   {
     id: 'e2e',
     title: 'end-to-end (browser)',

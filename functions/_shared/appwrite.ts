@@ -20,6 +20,7 @@ export const STATUS_OF: Partial<Record<AppErrorCode, number>> = {
   ORDER_CONFLICT: 409,
   INVALID_TRANSITION: 400,
   VALIDATION: 400,
+  CART_INVALID: 400,
   SERVER_ERROR: 500,
 };
 

@@ -363,7 +363,7 @@ describe('order-action (the order workflow enforced on the server)', () => {
       ['not json', 400, 'VALIDATION'],
       [{ orderId: order.$id, action: 'dance', expectedRev: 0 }, 400, 'VALIDATION'],
       [
-        { orderId: order.$id, action: 'refund', expectedRev: 0, amountCents: 100 },
+        { orderId: order.$id, action: 'refund', expectedRev: 0, amountCents: 1.5 },
         400,
         'VALIDATION',
       ],

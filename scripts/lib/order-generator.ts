@@ -166,7 +166,8 @@ export function generateOrder(input: {
     subtotalCents: total,
     totalCents: total,
     currency: DEMO_CURRENCY,
-    paymentIntentId: `pi_demo_${input.number}`,
+    // Not paid through Stripe: no PaymentIntent, so a cancel or refund has nothing to refund there.
+    paymentIntentId: null,
     paymentStatus,
     cardBrand: paidAt ? random.weighted({ visa: 55, mastercard: 35, amex: 10 }) : null,
     cardLast4: paidAt ? String(random.int(1000, 9999)) : null,

@@ -19,7 +19,14 @@ import type {
   IndexSpec,
   SchemaSpec,
 } from '../schema.ts';
+import { createHash } from 'node:crypto';
 import { bundleFunction, FUNCTION_ENTRYPOINT, FUNCTIONS_DIR } from './function-bundle.ts';
+import {
+  ensureWebhookEndpoint,
+  resolveStripeProvisioning,
+  STRIPE_VARIABLES,
+  type StripeResolution,
+} from './stripe-provisioning.ts';
 
 /** What a provisioning run changed, one line per change (`+` created, `~` updated, `-` removed). */
 export interface ProvisionReport {
@@ -45,6 +52,26 @@ type AnyAttribute = Models.AttributeList['attributes'][number] & {
  * unchanged function is not deployed again).
  */
 export const CODE_HASH_VARIABLE = 'LIVEDESK_CODE_HASH';
+
+/**
+ * The plain variable holding the sha256 of a secret variable's value (`<KEY>_SHA256`): a secret
+ * cannot be read back, so this is how provisioning knows whether it changed.
+ */
+export function secretHashVariable(key: string): string {
+  return `${key}_SHA256`;
+}
+
+function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** What a function's variables should be: plain ones, secret ones, and managed ones to remove. */
+interface WantedVariables {
+  plain: Record<string, string>;
+  secrets: Record<string, string>;
+  /** Managed keys this run does not set (left over from another Stripe mode): removed. */
+  managed: readonly string[];
+}
 
 /** Appwrite reports an unset integer bound as ±2^63; anything beyond ±2^62 counts as unset. */
 const UNBOUNDED = 2 ** 62;
@@ -114,18 +141,89 @@ export class Provisioner {
   private readonly functionsDir: string;
   private readonly changes: string[] = [];
   private readonly log: (line: string) => void;
+  private readonly client: Client;
+  private readonly env: Readonly<Record<string, string | undefined>>;
+  private stripeResolution: Promise<StripeResolution> | null;
 
+  /**
+   * `options.env`: where the Stripe settings are read (`process.env` by default);
+   * `options.stripe`: the Stripe settings themselves instead (scripts/lib/stripe-provisioning.ts).
+   */
   constructor(
     client: Client,
     log: (line: string) => void = () => {},
-    options: { functionsDir?: string } = {},
+    options: {
+      functionsDir?: string;
+      env?: Readonly<Record<string, string | undefined>>;
+      stripe?: StripeResolution;
+    } = {},
   ) {
+    this.client = client;
     this.databases = new Databases(client);
     this.storage = new Storage(client);
     this.teams = new Teams(client);
     this.functions = new Functions(client);
     this.functionsDir = options.functionsDir ?? FUNCTIONS_DIR;
+    this.env = options.env ?? process.env;
+    this.stripeResolution = options.stripe ? Promise.resolve(options.stripe) : null;
     this.log = log;
+  }
+
+  /** How the functions reach Stripe, resolved once (on the first function that needs it). */
+  private stripe(): Promise<StripeResolution> {
+    this.stripeResolution ??= resolveStripeProvisioning(this.env, this.client.config.endpoint).then(
+      (resolution) => {
+        this.log(
+          'unavailable' in resolution
+            ? `  ! Stripe is not configured (${resolution.unavailable}): checkout, stripe-webhook and refunds will answer SERVER_ERROR`
+            : `  Stripe: ${resolution.mode === 'local' ? `the local double at ${resolution.variables.STRIPE_API_URL}` : 'Stripe (test mode)'}; webhook ${resolution.webhookUrl ?? 'set up by hand (STRIPE_WEBHOOK_SECRET)'}`,
+        );
+        return resolution;
+      },
+    );
+    return this.stripeResolution;
+  }
+
+  /**
+   * The variables a function should have: its own, and for a function that talks to Stripe
+   * the settings of {@link stripe} — for `stripe-webhook` also the secret of its webhook endpoint,
+   * registered here for the function's URL.
+   */
+  private async wantedVariables(
+    spec: FunctionSpec,
+    variables: readonly Models.Variable[],
+  ): Promise<WantedVariables> {
+    const wanted: WantedVariables = { plain: { ...spec.variables }, secrets: {}, managed: [] };
+    if (!spec.stripe) return wanted;
+    wanted.managed = STRIPE_VARIABLES;
+    const stripe = await this.stripe();
+    if ('unavailable' in stripe) {
+      wanted.managed = [];
+      return wanted;
+    }
+    Object.assign(wanted.plain, stripe.variables);
+    Object.assign(wanted.secrets, stripe.secrets);
+    if (spec.stripe !== 'webhook') return wanted;
+    if (stripe.webhookUrl === null) {
+      if (stripe.webhookSecret) wanted.secrets.STRIPE_WEBHOOK_SECRET = stripe.webhookSecret;
+      return wanted;
+    }
+    const value = (key: string) => variables.find((variable) => variable.key === key);
+    const registration = await ensureWebhookEndpoint(
+      stripe,
+      stripe.webhookUrl,
+      this.client.config.project,
+      {
+        endpointId: value('STRIPE_WEBHOOK_ENDPOINT')?.value ?? null,
+        hasSecret: value('STRIPE_WEBHOOK_SECRET') !== undefined,
+      },
+    );
+    if (registration.change) this.change(`+ ${registration.change}`);
+    wanted.plain.STRIPE_WEBHOOK_ENDPOINT = registration.endpointId;
+    // Kept: the function has its secret already, and nothing may remove it.
+    if (registration.secret) wanted.secrets.STRIPE_WEBHOOK_SECRET = registration.secret;
+    else wanted.managed = STRIPE_VARIABLES.filter((key) => key !== 'STRIPE_WEBHOOK_SECRET');
+    return wanted;
   }
 
   private change(line: string): void {
@@ -435,7 +533,47 @@ export class Provisioner {
       queries: [Query.limit(100)],
     });
     let variablesChanged = false;
-    for (const [key, value] of Object.entries(spec.variables)) {
+    const wanted = await this.wantedVariables(spec, variables);
+    const secretHashes = Object.fromEntries(
+      Object.entries(wanted.secrets).map(([key, value]) => [
+        secretHashVariable(key),
+        sha256(value),
+      ]),
+    );
+    for (const [key, value] of Object.entries(wanted.secrets)) {
+      const actual = variables.find((variable) => variable.key === key);
+      const hash = variables.find((variable) => variable.key === secretHashVariable(key));
+      if (actual && hash?.value === secretHashes[secretHashVariable(key)]) continue;
+      if (actual)
+        await this.functions.updateVariable({
+          functionId,
+          variableId: actual.$id,
+          key,
+          value,
+          secret: true,
+        });
+      else
+        await this.functions.createVariable({
+          functionId,
+          variableId: ID.unique(),
+          key,
+          value,
+          secret: true,
+        });
+      this.change(`${actual ? '~' : '+'} secret variable ${functionId}.${key}`);
+      variablesChanged = true;
+    }
+    for (const key of wanted.managed) {
+      if (key in wanted.plain || key in wanted.secrets) continue;
+      for (const stale of variables.filter(
+        (variable) => variable.key === key || variable.key === secretHashVariable(key),
+      )) {
+        await this.functions.deleteVariable({ functionId, variableId: stale.$id });
+        this.change(`- variable ${functionId}.${stale.key}`);
+        variablesChanged = true;
+      }
+    }
+    for (const [key, value] of Object.entries({ ...wanted.plain, ...secretHashes })) {
       const actual = variables.find((variable) => variable.key === key);
       if (!actual) {
         await this.functions.createVariable({

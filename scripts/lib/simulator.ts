@@ -15,6 +15,7 @@ import {
   updateDocumentIfUnchanged,
 } from '../../functions/_shared/appwrite.ts';
 import { KeepAliveClient } from '../../functions/_shared/keep-alive-client.ts';
+import { CheckoutCustomers } from './checkout-customers.ts';
 import { generateOrder } from './order-generator.ts';
 import { Random } from './random.ts';
 
@@ -39,6 +40,10 @@ const NEXT_ACTION: Partial<Record<Order['status'], OrderAction>> = {
 const MIX: Record<SimulatedEvent, number> = { 'new-order': 25, claim: 15, advance: 50, note: 10 };
 /** In the demo, the share of new orders the simulated staff leave unclaimed for the person. */
 export const LEFT_FOR_PEOPLE = 0.3;
+/** In checkout mode, the share of customers whose first card is declined (they retry with 4242). */
+export const DECLINED_FIRST = 0.1;
+/** How long the simulator waits for the webhook to mark a checkout's order paid. */
+const PAID_WITHIN_MS = 60_000;
 /** How long such an order waits for a person before the simulated staff may take it. */
 export const PEOPLE_GRACE_MS = 5 * 60_000;
 /** How old the demo's list of opened orders may be when an order is picked. */
@@ -103,13 +108,26 @@ export class Simulator {
   private readonly staff: readonly DemoAccount[];
   private readonly staffIds: ReadonlySet<string>;
   private readonly presences: Presences;
+  /** Checkout mode: new orders come from customers through checkout, Stripe and the webhook. */
+  private readonly customers: CheckoutCustomers | null;
   /** Orders someone has open (demo mode), and when that was read. */
   private opened: { ids: ReadonlySet<string>; at: number } = { ids: new Set(), at: 0 };
   private openedReading: Promise<void> | null = null;
   private stopped = false;
 
-  /** `client`'s settings are used over a keep-alive transport (see {@link KeepAliveClient}). */
-  constructor(client: Client, seed = Date.now(), mode: SimulatorMode = 'full') {
+  /**
+   * `client`'s settings are used over a keep-alive transport (see {@link KeepAliveClient}).
+   * `options.checkout`: new orders are placed the way customers place them — an anonymous
+   * session, the `checkout` function, a card confirmed at Stripe (the local double, or Stripe
+   * with `VITE_STRIPE_PUBLISHABLE_KEY`), and the `stripe-webhook` function marking them paid —
+   * instead of being written with the API key.
+   */
+  constructor(
+    client: Client,
+    seed = Date.now(),
+    mode: SimulatorMode = 'full',
+    options: { checkout?: boolean } = {},
+  ) {
     this.client = KeepAliveClient.from(client);
     this.databases = new Databases(this.client);
     this.presences = new Presences(this.client);
@@ -120,6 +138,13 @@ export class Simulator {
         ? SIMULATED_STAFF
         : DEMO_ACCOUNTS.filter((account) => account.role !== 'owner');
     this.staffIds = new Set(this.staff.map((member) => member.id));
+    this.customers = options.checkout
+      ? new CheckoutCustomers({
+          endpoint: client.config.endpoint,
+          projectId: client.config.project,
+          apiKey: client.config.key,
+        })
+      : null;
   }
 
   /**
@@ -153,8 +178,9 @@ export class Simulator {
     await this.openedReading;
   }
 
-  /** Loads open orders and the highest order number. */
+  /** Loads open orders and the highest order number (and, in checkout mode, the catalog). */
   async prepare(): Promise<void> {
+    await this.customers?.prepare();
     let cursor: string | null = null;
     for (;;) {
       const queries = [
@@ -260,6 +286,7 @@ export class Simulator {
   }
 
   private async newOrder(): Promise<boolean> {
+    if (this.customers) return this.newOrderThroughCheckout(this.customers);
     const now = Date.now();
     const number = this.nextNumber++;
     const generated = generateOrder({
@@ -299,6 +326,24 @@ export class Simulator {
     const order = orderFromDocument(document as unknown as OrderDocument);
     this.open.set(order.id, order);
     this.activity(order.id, 'paid', null, { amountCents: order.totalCents });
+    return true;
+  }
+
+  /**
+   * A customer checks out and pays (some after a declined card); the order counts once the
+   * webhook has marked it paid. Its activity records are the functions' own.
+   */
+  private async newOrderThroughCheckout(customers: CheckoutCustomers): Promise<boolean> {
+    const random = new Random(this.random.int(1, 2 ** 31 - 1));
+    const declines = random.next() < DECLINED_FIRST ? 1 : 0;
+    const { customer, answer } = await customers.placeAndPay(random, declines);
+    const paid = await customers.waitForOrder(
+      customer,
+      answer.orderId,
+      (order) => order.status !== 'pending_payment' && order.status !== 'payment_failed',
+      PAID_WITHIN_MS,
+    );
+    this.remember(paid);
     return true;
   }
 

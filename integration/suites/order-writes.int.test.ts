@@ -1,0 +1,141 @@
+import { Databases, ID } from 'node-appwrite';
+import { describe, expect, it } from 'vitest';
+import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
+import type { OrderDocument, OrderDocumentData } from '../../domain/order.ts';
+import type { OrderChange } from '../../domain/order-machine.ts';
+import { commitNewOrder, commitOrderChange } from '../../functions/_shared/order-writes.ts';
+import { serverClient } from '../support/clients.ts';
+import { activityOf, readOrderDocument } from '../support/payments.ts';
+
+// functions/_shared/order-writes.ts against the backend: an order and its activity record are
+// written in one transaction, or neither is.
+
+let nextNumber = 500_000_000 + Math.floor(Math.random() * 100_000_000);
+
+function orderData(patch: Partial<OrderDocumentData> = {}): OrderDocumentData {
+  return {
+    number: nextNumber++,
+    status: 'paid',
+    customerName: 'Tia Transaction',
+    customerEmail: 'tia@example.test',
+    customerId: null,
+    items: '[]',
+    subtotalCents: 700,
+    totalCents: 700,
+    currency: 'eur',
+    paymentIntentId: null,
+    paymentStatus: 'succeeded',
+    cardBrand: null,
+    cardLast4: null,
+    failureCode: null,
+    refundedCents: 0,
+    assigneeId: null,
+    assigneeName: null,
+    paidAt: null,
+    startedAt: null,
+    readyAt: null,
+    fulfilledAt: null,
+    canceledAt: null,
+    noteCount: 0,
+    attachmentCount: 0,
+    rev: 0,
+    updatedById: null,
+    updatedByName: null,
+    ...patch,
+  };
+}
+
+const author = { id: 'u1', name: 'Ana' };
+const claim = (rev: number): OrderChange => ({
+  patch: {
+    rev: rev + 1,
+    updatedById: 'u1',
+    updatedByName: 'Ana',
+    assigneeId: 'u1',
+    assigneeName: 'Ana',
+  },
+  activity: { kind: 'claimed', data: { action: 'claim' } },
+});
+
+async function newOrder(): Promise<OrderDocument> {
+  const orderId = ID.unique();
+  const { order } = await commitNewOrder(
+    serverClient(),
+    { orderId, data: orderData(), permissions: [] },
+    { kind: 'created', data: {} },
+    author,
+    Date.now(),
+  );
+  return order;
+}
+
+describe('order-writes: an order and its activity record in one transaction', () => {
+  it('creates an order with its first record, and commits a change with its record', async () => {
+    const order = await newOrder();
+    expect((await activityOf(order.$id)).map((record) => record.$id)).toEqual([`${order.$id}.r0`]);
+    const committed = await commitOrderChange(serverClient(), order, claim(0), author, Date.now());
+    expect(committed).toMatchObject({ order: { $id: order.$id, rev: 1, assigneeName: 'Ana' } });
+    const records = await activityOf(order.$id);
+    expect(records.map((record) => [record.$id, record.kind, record.actorName])).toEqual([
+      [`${order.$id}.r0`, 'created', 'Ana'],
+      [`${order.$id}.r1`, 'claimed', 'Ana'],
+    ]);
+  });
+
+  it('writes nothing when the order changed after it was read, before or after the staging', async () => {
+    const order = await newOrder();
+    await new Databases(serverClient()).updateDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.orders,
+      documentId: order.$id,
+      data: { noteCount: 1 },
+    });
+    expect(await commitOrderChange(serverClient(), order, claim(0), author, Date.now())).toBe(
+      'conflict',
+    );
+    expect(await readOrderDocument(order.$id)).toMatchObject({ rev: 0, assigneeId: null });
+    expect(await activityOf(order.$id)).toHaveLength(1);
+
+    // Two changes decided on the same read: one commits, the other writes nothing.
+    const fresh = await readOrderDocument(order.$id);
+    const outcomes = await Promise.all(
+      [0, 1].map(() => commitOrderChange(serverClient(), fresh, claim(0), author, Date.now())),
+    );
+    expect(outcomes.filter((outcome) => outcome === 'conflict')).toHaveLength(1);
+    expect((await readOrderDocument(order.$id)).rev).toBe(1);
+    expect(await activityOf(order.$id)).toHaveLength(2);
+  });
+
+  it('changes nothing when the activity record cannot be written (its id is taken)', async () => {
+    const order = await newOrder();
+    await new Databases(serverClient()).createDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.activity,
+      documentId: `${order.$id}.r1`,
+      data: { orderId: order.$id, kind: 'note', at: new Date().toISOString() },
+    });
+    expect(await commitOrderChange(serverClient(), order, claim(0), author, Date.now())).toBe(
+      'conflict',
+    );
+    expect(await readOrderDocument(order.$id)).toMatchObject({ rev: 0, assigneeId: null });
+  });
+
+  it('creates nothing when the order id or number is taken', async () => {
+    const order = await newOrder();
+    const again = (data: OrderDocumentData, orderId: string) =>
+      commitNewOrder(
+        serverClient(),
+        { orderId, data, permissions: [] },
+        { kind: 'created', data: {} },
+        author,
+        Date.now(),
+      );
+    await expect(again(orderData(), order.$id)).rejects.toMatchObject({ code: 409 });
+    const otherId = ID.unique();
+    await expect(again(orderData({ number: order.number }), otherId)).rejects.toMatchObject({
+      code: 409,
+    });
+    await expect(readOrderDocument(otherId)).rejects.toMatchObject({ code: 404 });
+    expect(await activityOf(otherId)).toEqual([]);
+  });
+});
