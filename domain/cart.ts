@@ -34,7 +34,7 @@ function lineField(index: number, name: string): string {
 }
 
 /**
- * Checks a cart against the catalog (PRODUCT.md §4): 1–50 lines, each an active catalog product
+ * Checks a cart against the catalog (docs/product.md §4): 1–50 lines, each an active catalog product
  * once, quantities 1–99; prices come from the catalog, never from the client — a line that names
  * a different price is refused (the catalog changed, or the client is lying). Returns the priced
  * cart, or a `CART_INVALID` error whose `details.fields` says what is wrong with which field.

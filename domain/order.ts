@@ -52,7 +52,7 @@ export interface OrderItem {
 }
 
 /**
- * The `orders` collection (PRODUCT.md §2). Fields marked `list` are what the desk's lists and
+ * The `orders` collection (docs/product.md §4). Fields marked `list` are what the desk's lists and
  * metrics read (board cards, table rows, their sorts, filters and search, the header): the
  * store's snapshot reads only these.
  */

@@ -35,7 +35,7 @@ export function paymentStatusOf(status: IntentStatus, hasPaymentError: boolean):
 }
 
 /**
- * How a payment moves (PRODUCT.md §3, mirroring Stripe): `requires_payment_method →
+ * How a payment moves (docs/product.md §5, mirroring Stripe): `requires_payment_method →
  * processing | requires_action → succeeded | failed`; a failed attempt can be retried;
  * `succeeded` and `canceled` are final.
  */

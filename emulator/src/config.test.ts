@@ -10,9 +10,9 @@ describe('configFromEnv', () => {
   it('resolves a relative BACKEND_DATA_DIR against the given working directory', () => {
     const config = configFromEnv({ ...KEY, BACKEND_DATA_DIR: '.data/backend' }, '/srv/livedesk');
     expect(config.dataDir).toBe('/srv/livedesk/.data/backend');
-    expect(configFromEnv({ ...KEY, BACKEND_DATA_DIR: '../shared/data' }, '/srv/app').dataDir).toBe(
-      '/srv/shared/data',
-    );
+    expect(
+      configFromEnv({ ...KEY, BACKEND_DATA_DIR: '../elsewhere/data' }, '/srv/app').dataDir,
+    ).toBe('/srv/elsewhere/data');
   });
 
   it('defaults to .data/backend under the working directory', () => {

@@ -42,7 +42,7 @@ export interface PresenceAnnouncement {
  * are SDK calls (store/appwrite/transport.ts); once notes and products are written by
  * functions, only that adapter changes. A write resolves with the backend's document (applied by
  * the store like any remote change, so its realtime echo is a duplicate) and rejects with an
- * `AppError` (PRODUCT.md §7), converted at the SDK boundary.
+ * `AppError` (docs/product.md §8), converted at the SDK boundary.
  */
 export interface DeskTransport {
   /** A new unique id for a record this tab creates (shown before the backend confirms it). */
