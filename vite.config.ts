@@ -9,6 +9,7 @@ const unitFiles = [
   'scripts/**/*.test.ts',
   'functions/**/*.test.ts',
   'integration/targets/**/*.test.ts',
+  'integration/support/**/*.test.ts',
 ];
 
 export default defineConfig({
@@ -29,7 +30,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: unitFiles, environment: 'node' },
+        test: {
+          name: 'unit',
+          include: unitFiles,
+          environment: 'node',
+          // A hang bound: property tests run for seconds on a loaded 2-core machine.
+          testTimeout: 60_000,
+        },
       },
       {
         extends: true,

@@ -123,20 +123,35 @@ describe('priceCart', () => {
 });
 
 describe('checkCheckout', () => {
-  it('returns the priced cart and the trimmed customer', () => {
+  it('returns the priced cart and the customer exactly as sent', () => {
     const result = checkCheckout(
       {
         items: [{ productId: 'latte', qty: 1 }],
-        customerName: '  Cleo ',
-        customerEmail: 'cleo@example.test ',
+        customerName: ' Cleo Ø ',
+        customerEmail: 'cleo@example.test',
       },
       CATALOG,
     );
     expect(result).toMatchObject({
-      customerName: 'Cleo',
+      customerName: ' Cleo Ø ',
       customerEmail: 'cleo@example.test',
       cart: { totalCents: 350 },
     });
+  });
+
+  it('refuses a blank name and an email with spaces instead of trimming them', () => {
+    const result = checkCheckout(
+      {
+        items: [{ productId: 'latte', qty: 1 }],
+        customerName: '   ',
+        customerEmail: 'cleo@example.test ',
+      },
+      CATALOG,
+    );
+    expect(fields(result)).toEqual([
+      { field: 'customerName', message: 'Enter a name.' },
+      { field: 'customerEmail', message: 'Enter a valid email address.' },
+    ]);
   });
 
   it('lists every field at fault: cart lines, name and email', () => {

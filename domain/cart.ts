@@ -142,7 +142,7 @@ export function checkCheckout(
   const cart = priceCart(body.items, catalog);
   if (cart instanceof AppError) fields.unshift(...(cart.details!.fields as FieldError[]));
   if (fields.length || cart instanceof AppError) return cartInvalid(fields);
-  return { cart, customerName: name.trim(), customerEmail: email.trim() };
+  return { cart, customerName: name, customerEmail: email };
 }
 
 function cartInvalid(fields: FieldError[]): AppError {

@@ -61,6 +61,8 @@ export const ACTIVITY_KINDS = [
   'attachment',
   'refund',
   'canceled',
+  // Written by repair-orders: a count set right, or a revision whose record was lost.
+  'repaired',
 ] as const;
 
 /** A kind of {@link ACTIVITY_KINDS}. */

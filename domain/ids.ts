@@ -16,6 +16,9 @@ export const COLLECTIONS = {
 /** The document of {@link COLLECTIONS}.counters holding the last order number given out. */
 export const ORDER_NUMBER_COUNTER_ID = 'order-number';
 
+/** The document of {@link COLLECTIONS}.counters holding where `repair-orders` got to (ms). */
+export const REPAIR_CURSOR_ID = 'repair-cursor';
+
 /** A collection id of {@link COLLECTIONS}. */
 export type CollectionId = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
 
@@ -33,7 +36,11 @@ export const DESK_TEAM_ID = 'desk';
 export const FUNCTIONS = {
   orderAction: 'order-action',
   expirePending: 'expire-pending',
-  onNote: 'on-note',
+  noteAction: 'note-action',
+  productAction: 'product-action',
+  repairOrders: 'repair-orders',
   checkout: 'checkout',
   stripeWebhook: 'stripe-webhook',
+  attachmentAction: 'attachment-action',
+  exportOrders: 'export-orders',
 } as const;

@@ -7,7 +7,9 @@ import {
   field,
   fieldsOfType,
   listFields,
+  ownString,
   recordFromDocument,
+  shareString,
   type DocumentMeta,
   type DocumentOf,
   type RecordOf,
@@ -54,6 +56,32 @@ describe('entity schema', () => {
       closedAt: Date.parse('2026-03-10T13:00:00.000Z'),
       tags: ['a', 'b'],
     });
+  });
+
+  it('reads shared fields (one copy per value) as they are, JSON ones walked in place', () => {
+    const fallback = Object.freeze([]) as unknown as { sku: string; qty: number }[];
+    const LINE = entity('lines', 'Lines', {
+      currency: field.text(3, { required: true, shared: true }),
+      owner: field.text(36, { shared: true }),
+      items: field.json(1_000, fallback, { required: true, shared: true }),
+    });
+    const items = '[{"sku":"p1","qty":2,"tags":["x",{"k":"v"}]},{"sku":"p1","qty":1}]';
+    const a = recordFromDocument(LINE, docWith({ currency: 'eur', owner: null, items }));
+    const b = recordFromDocument(LINE, docWith({ currency: 'eur', owner: 'u1', items: 'bad' }));
+    expect(a).toMatchObject({ currency: 'eur', owner: null });
+    expect(a.items).toEqual([
+      { sku: 'p1', qty: 2, tags: ['x', { k: 'v' }] },
+      { sku: 'p1', qty: 1 },
+    ]);
+    // An unreadable value gives the (frozen, shared) fallback, never written to.
+    expect(b).toMatchObject({ currency: 'eur', owner: 'u1' });
+    expect(b.items).toBe(fallback);
+    expect([shareString('eur'), shareString(7), shareString(null)]).toEqual(['eur', 7, null]);
+    // Long strings are copied (never a slice of the response's text), short ones kept.
+    const page = JSON.stringify({ a: 'someone@example.test' });
+    const cut = page.slice(6, 26);
+    expect(ownString(cut)).toBe('someone@example.test');
+    expect([ownString('eur'), ownString(null)]).toEqual(['eur', null]);
   });
 
   it('gives absent fields their default, fallback, null or (required) a placeholder', () => {

@@ -23,6 +23,12 @@ interface FieldBase {
   readonly required: boolean;
   /** Read by the desk's lists (an order's list copy holds only these; see {@link listFields}). */
   readonly list?: boolean;
+  /**
+   * Few distinct values repeated across records (a currency, a staff member's id, the products
+   * in an order's items): records read from documents share one copy of each string (enum
+   * values always do).
+   */
+  readonly shared?: boolean;
 }
 
 /** One stored attribute: how the backend keeps it, and what the app holds for it. */
@@ -56,6 +62,7 @@ export type FieldSpec =
 interface FieldOptions {
   readonly required?: boolean;
   readonly list?: boolean;
+  readonly shared?: boolean;
 }
 
 /** A builder called without options. */
@@ -236,6 +243,53 @@ function placeholder(spec: FieldSpec): unknown {
 /** Reads one record from one document. */
 type Reader = (doc: DocumentMeta) => Record<string, unknown>;
 
+/** Distinct strings kept by {@link shareString} (bounded: past it, strings are kept as read). */
+const SHARED_MAX = 50_000;
+const sharedStrings = new Map<string, string>();
+
+/**
+ * One copy of a repeated string: the first one read of that value, as a string of its own
+ * ({@link ownString}, made once per value, not per read). The SDK parses responses in JavaScript
+ * (json-bigint), so without this every record holds its own copy of `"eur"`, `"fulfilled"` or a
+ * staff member's id.
+ */
+export function shareString<T>(value: T): T {
+  if (typeof value !== 'string') return value;
+  const held = sharedStrings.get(value);
+  if (held !== undefined) return held as T;
+  const own = ownString(value);
+  if (sharedStrings.size < SHARED_MAX) sharedStrings.set(own, own);
+  return own;
+}
+
+/**
+ * A string of its own: a long string read from a response may be a slice of the response's
+ * whole text (json-bigint cuts values out of it, and V8 keeps a slice as a pointer into its
+ * parent), and one such field kept in a record keeps the whole page of documents alive. The copy
+ * holds only its own characters.
+ */
+export function ownString<T>(value: T): T {
+  return typeof value === 'string' && value.length >= 13 ? ((' ' + value).slice(1) as T) : value;
+}
+
+/** A parsed JSON value with its strings (in arrays and objects) shared; in place, when parsed. */
+function shareJson(value: unknown, fallback: unknown): unknown {
+  if (value === fallback || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      value[i] = typeof item === 'string' ? shareString(item) : shareJson(item, undefined);
+    }
+    return value;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key in object) {
+    const item = object[key];
+    object[key] = typeof item === 'string' ? shareString(item) : shareJson(item, undefined);
+  }
+  return value;
+}
+
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
@@ -247,7 +301,7 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 function compileReader(schema: EntitySchema, copy: 'whole' | 'list'): Reader {
   const absent: unknown[] = [];
   const parts = [
-    'id: d.$id',
+    'id: o(d.$id)',
     'createdAt: Date.parse(d.$createdAt)',
     'updatedAt: Date.parse(d.$updatedAt)',
   ];
@@ -255,22 +309,40 @@ function compileReader(schema: EntitySchema, copy: 'whole' | 'list'): Reader {
     if (!IDENTIFIER.test(key)) throw new Error(`Field name "${key}" is not an identifier.`);
     const i = absent.length;
     absent.push(absentValue(spec));
+    const shared = spec.shared === true || spec.type === 'enum';
     const value =
       copy === 'list' && spec.list !== true
         ? `a[${i}]`
         : spec.type === 'datetime'
           ? `t(d.${key})`
           : spec.type === 'json'
-            ? `j(d.${key}, a[${i}])`
-            : `d.${key} ?? a[${i}]`;
+            ? shared
+              ? `sj(j(d.${key}, a[${i}]), a[${i}])`
+              : `j(d.${key}, a[${i}])`
+            : shared
+              ? `s(d.${key} ?? a[${i}])`
+              : spec.type === 'string' || spec.type === 'email'
+                ? `o(d.${key} ?? a[${i}])`
+                : `d.${key} ?? a[${i}]`;
     parts.push(`${key}: ${value}`);
   }
-  const make = new Function('t', 'j', 'a', `return (d) => ({ ${parts.join(', ')} });`) as (
+  const make = new Function(
+    't',
+    'j',
+    'a',
+    's',
+    'sj',
+    'o',
+    `return (d) => ({ ${parts.join(', ')} });`,
+  ) as (
     time: typeof parseTime,
     json: typeof parseJson,
     absent: unknown[],
+    share: typeof shareString,
+    shareParsed: typeof shareJson,
+    own: typeof ownString,
   ) => Reader;
-  return make(parseTime, parseJson, absent);
+  return make(parseTime, parseJson, absent, shareString, shareJson, ownString);
 }
 
 /** What a record holds for a field its document lacks (see {@link recordFromDocument}). */

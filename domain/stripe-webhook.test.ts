@@ -4,6 +4,9 @@ import type { OrderChange } from './order-machine.ts';
 import {
   paymentEventFromStripe,
   reducePaymentEvent,
+  refundActor,
+  refundActorMetadata,
+  cancelRefundInProgress,
   STRIPE_ACTOR,
   type PaymentEvent,
   type PaymentOrder,
@@ -345,5 +348,52 @@ describe('paymentEventFromStripe', () => {
       paymentEventFromStripe({ id: 'evt_4', type: 'customer.created', data: { object: {} } }),
     ).toBeNull();
     expect(paymentEventFromStripe('nonsense')).toBeNull();
+  });
+});
+
+describe('refundActor', () => {
+  const mia = { id: 'u-mia', name: 'Mia Manager' };
+  const oscar = { id: 'u-oscar', name: 'Oscar Owner' };
+  const refund = (amount: number, actor: typeof mia | null, status = 'succeeded') => ({
+    amount,
+    status,
+    metadata: actor ? { orderId: 'o1', ...refundActorMetadata(actor) } : { orderId: 'o1' },
+  });
+
+  it('names the desk member whose refunds the change records', () => {
+    expect(refundActor([refund(300, mia)], 0, 300)).toEqual(mia);
+    // Mia's 300 was recorded already; Oscar's 200 is what this event adds.
+    expect(refundActor([refund(300, mia), refund(200, oscar)], 300, 500)).toEqual(oscar);
+    // Both of Mia's, recorded by one event; a failed refund counts for nothing.
+    expect(
+      refundActor([refund(100, mia), refund(50, oscar, 'failed'), refund(200, mia)], 0, 300),
+    ).toEqual(mia);
+  });
+
+  it('is Stripe for refunds made outside the desk, by several people, or none found', () => {
+    expect(refundActor([refund(300, null)], 0, 300)).toEqual(STRIPE_ACTOR);
+    expect(refundActor([refund(300, mia), refund(200, oscar)], 0, 500)).toEqual(STRIPE_ACTOR);
+    expect(refundActor([refund(300, mia), refund(200, null)], 300, 500)).toEqual(STRIPE_ACTOR);
+    expect(refundActor([], 0, 300)).toEqual(STRIPE_ACTOR);
+    expect(
+      refundActor([{ amount: 300, status: 'succeeded', metadata: { actorId: 'u' } }], 0, 300),
+    ).toEqual(STRIPE_ACTOR);
+  });
+});
+
+describe('cancelRefundInProgress', () => {
+  const refund = (amount: number, created: number, intent?: string) => ({
+    amount,
+    created,
+    status: 'succeeded',
+    metadata: (intent ? { intent } : {}) as Record<string, string>,
+  });
+  it('holds a fresh refund made by a cancel, and only that', () => {
+    const now = 1_000_000;
+    expect(cancelRefundInProgress([refund(700, now - 2, 'cancel')], 0, 700, now)).toBe(true);
+    expect(cancelRefundInProgress([refund(700, now - 2)], 0, 700, now)).toBe(false);
+    expect(cancelRefundInProgress([refund(700, now - 61, 'cancel')], 0, 700, now)).toBe(false);
+    // Already recorded (the order counts it): nothing in progress.
+    expect(cancelRefundInProgress([refund(700, now - 2, 'cancel')], 700, 700, now)).toBe(false);
   });
 });

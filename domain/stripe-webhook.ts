@@ -4,6 +4,96 @@ import type { OrderChange } from './order-machine.ts';
 /** Who Stripe's webhook acts as in `updatedBy*` and activity records. */
 export const STRIPE_ACTOR = { id: 'stripe', name: 'Stripe' } as const;
 
+/** Who a change is recorded as: an id and a name. */
+export interface RecordedActor {
+  id: string;
+  name: string;
+}
+
+/** A Stripe refund as {@link refundActor} reads it (the fields of `Stripe.Refund` it needs). */
+export interface RefundForActor {
+  amount: number;
+  status: string | null;
+  metadata: Record<string, string> | null;
+}
+
+/**
+ * The metadata `order-action` puts on the refunds it makes: the desk member who asked for it,
+ * so that the webhook, when its `charge.refunded` lands first, records the refund as theirs.
+ */
+export function refundActorMetadata(actor: RecordedActor): Record<string, string> {
+  return { actorId: actor.id, actorName: actor.name };
+}
+
+/**
+ * The refunds (of `refunds`, the PaymentIntent's, oldest first) that take a charge's refunded
+ * total from `fromCents` (what the order has recorded) to `toCents` (the event's running total):
+ * those, failed and canceled ones left out, whose running total ends above `fromCents` and no
+ * later than `toCents`.
+ */
+function refundsAdded<R extends RefundForActor>(
+  refunds: readonly R[],
+  fromCents: number,
+  toCents: number,
+): R[] {
+  const added: R[] = [];
+  let total = 0;
+  for (const refund of refunds) {
+    if (refund.status === 'failed' || refund.status === 'canceled') continue;
+    total += refund.amount;
+    if (total > fromCents && total <= toCents) added.push(refund);
+  }
+  return added;
+}
+
+/**
+ * Who made the refunds that take a charge's refunded total from `fromCents` to `toCents` (see
+ * {@link refundsAdded}). When all of them carry the same actor in their metadata
+ * ({@link refundActorMetadata}), that actor; otherwise (refunds made outside the desk, or by
+ * several people at once) {@link STRIPE_ACTOR}.
+ */
+export function refundActor(
+  refunds: readonly RefundForActor[],
+  fromCents: number,
+  toCents: number,
+): RecordedActor {
+  const actors = new Map<string, RecordedActor>();
+  const added = refundsAdded(refunds, fromCents, toCents);
+  for (const refund of added) {
+    const id = refund.metadata?.actorId;
+    const name = refund.metadata?.actorName;
+    if (!id || !name) return STRIPE_ACTOR;
+    actors.set(id, { id, name });
+  }
+  return added.length > 0 && actors.size === 1 ? [...actors.values()][0]! : STRIPE_ACTOR;
+}
+
+/** The metadata key `order-action` sets (to `cancel`) on the refund a cancel makes. */
+export const REFUND_FOR_CANCEL = 'intent';
+
+/** How long the webhook leaves a cancel's refund to `order-action` (Stripe sends it again). */
+export const CANCEL_RECORDING_GRACE_SECONDS = 60;
+
+/**
+ * Whether a refund that a `charge.refunded` event adds was made by a cancel in `order-action`
+ * less than {@link CANCEL_RECORDING_GRACE_SECONDS} ago: the function is recording the cancel with
+ * its refund, and the webhook recording it first would make the order `refunded` instead of
+ * `canceled`. The webhook answers "not yet" (Stripe retries) and finds it recorded later; a
+ * cancel that never got recorded is applied as a refund once the grace has passed.
+ */
+export function cancelRefundInProgress(
+  refunds: readonly (RefundForActor & { created: number })[],
+  fromCents: number,
+  toCents: number,
+  nowSeconds: number,
+): boolean {
+  return refundsAdded(refunds, fromCents, toCents).some(
+    (refund) =>
+      refund.metadata?.[REFUND_FOR_CANCEL] === 'cancel' &&
+      nowSeconds - refund.created < CANCEL_RECORDING_GRACE_SECONDS,
+  );
+}
+
 /** The Stripe events the `stripe-webhook` function reads, reduced to what an order needs. */
 export type PaymentEvent = { id: string; created: number; orderId: string | null } & (
   | {

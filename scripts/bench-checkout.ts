@@ -5,6 +5,7 @@ import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../domain/ids
 import type { OrderDocument } from '../domain/order.ts';
 import { CheckoutCustomers, type PaidCheckout } from './lib/checkout-customers.ts';
 import { DEMO_CURRENCY, DEMO_PRODUCTS } from './lib/demo-data.ts';
+import { runBrowserCheckoutBench } from './lib/bench-checkout-browser.ts';
 import { numberArg, parseArgs } from './lib/env.ts';
 import { Provisioner } from './lib/provisioner.ts';
 import { Random } from './lib/random.ts';
@@ -25,8 +26,11 @@ import { schema } from './schema.ts';
  *    path: every customer has exactly one order, paid, with its own number, and every one of
  *    them reached the desk; how long the last took.
  *
- * Prints p50/p95/max in milliseconds. Not here (it waits for the /shop screen): the click in a
- * browser → the order on a staff desk in another browser.
+ * Prints p50/p95/max in milliseconds.
+ *
+ * `--browser`: the same path driven through the product's screens in headless Chromium — the
+ * Pay click on /shop → the order's row on a staff desk in another browser context, median and
+ * p95 (scripts/lib/bench-checkout-browser.ts).
  */
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -115,6 +119,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const orders = numberArg(args, 'orders', 60, { min: 50, max: 10_000 });
   const warmup = numberArg(args, 'warmup', 5, { min: 1, max: 1_000 });
+  if (args.has('browser')) return runBrowserCheckoutBench({ orders, warmup });
   const concurrent = numberArg(args, 'concurrent', 50, { min: 1, max: 500 });
   const backend = await new LocalBackend().start();
   let desk: DeskSocket | null = null;

@@ -2,15 +2,16 @@
  * Benchmarks file storage in the local backend: a file of --size-mb (200 by default) uploaded
  * through the web SDK in Chromium and through node-appwrite (5 MiB chunks, 8 in flight), each
  * against one plain multipart request of the same bytes to the same backend from the same
- * place; the backend's resident memory during each upload above its idle size; the download
- * against reading the stored file from disk. Medians of --runs interleaved runs, checked against
+ * place; each SDK against a server that only reads the bodies (its own limit, so the ratio to
+ * the backend is honest); the backend's resident memory above its idle size and CPU time per MiB
+ * during each upload; the download against reading the stored file from disk. Medians of --runs interleaved runs, checked against
  * the bytes they name (size and MD5). Appends a section to docs/benchmarks.md unless --no-record.
  *
  *   npm run bench:storage -- [--size-mb 200] [--runs 3] [--no-record]
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, get, request, type IncomingMessage } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,6 +22,8 @@ import { InputFile } from 'node-appwrite/file';
 import { chromium } from 'playwright-core';
 import { freePort, waitForHealth } from './lib/free-port.ts';
 import { CHROMIUM_ARGS } from './lib/cdp.ts';
+import type { PageUpload } from './lib/bench-storage-page.ts';
+import { cpuModel, recordEntry } from './lib/bench-record.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -58,14 +61,25 @@ function rssKb(pid: number): number {
   return match ? Number(match[1]) : 0;
 }
 
-/** Samples `pid`'s resident memory every 20 ms while `work` runs; resolves with work's result and the peak (MB). */
-async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<[T, number]> {
+/** CPU time (user + system) `pid` has used so far, in ms (from /proc: clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * Samples `pid`'s resident memory every 20 ms while `work` runs; resolves with work's result,
+ * the peak (MB) and the CPU time `pid` spent meanwhile (ms) — a figure other load on the
+ * machine hardly moves, unlike a rate.
+ */
+async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<[T, number, number]> {
   let peak = rssKb(pid);
+  const cpuBefore = cpuMs(pid);
   const timer = setInterval(() => (peak = Math.max(peak, rssKb(pid))), 20);
   try {
     const result = await work();
     peak = Math.max(peak, rssKb(pid));
-    return [result, peak / 1024];
+    return [result, peak / 1024, cpuMs(pid) - cpuBefore];
   } finally {
     clearInterval(timer);
   }
@@ -139,11 +153,6 @@ async function drain(
   return { bytes, md5: digest?.digest('hex') ?? null };
 }
 
-function machine(): string {
-  const line = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
-  return `${cpus().length} × ${line ? line[1]!.trim() : (cpus()[0]?.model ?? 'unknown CPU')} · Node ${process.version}`;
-}
-
 async function pageBundle(): Promise<string> {
   const result = await build({
     entryPoints: [join(ROOT, 'scripts/lib/bench-storage-page.ts')],
@@ -189,6 +198,18 @@ async function main(): Promise<void> {
     },
   );
   const endpoint = `http://127.0.0.1:${port}/v1`;
+  // The SDKs' own limit: the same uploads to a server (its own process) that only reads the bodies.
+  const sinkPort = await freePort();
+  const sink = spawn(
+    process.execPath,
+    [
+      '--disable-warning=ExperimentalWarning',
+      join(ROOT, 'scripts/lib/bench-sink-server.ts'),
+      String(sinkPort),
+    ],
+    { cwd: ROOT, stdio: 'ignore' },
+  );
+  const sinkEndpoint = `http://127.0.0.1:${sinkPort}/v1`;
   const page = createServer((_request, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html' });
     res.end('<!doctype html><title>bench:storage</title>');
@@ -198,6 +219,7 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     await waitForHealth(endpoint);
+    await waitForHealth(sinkEndpoint);
     const admin = new Client().setEndpoint(endpoint).setProject(projectId).setKey(apiKey);
     const storage = new Storage(admin);
     const bucketId = (
@@ -239,19 +261,23 @@ async function main(): Promise<void> {
     const idleMb = rssKb(child.pid!) / 1024;
 
     const task = { endpoint, project: projectId, session, bucketId, size: SIZE, seed: SEED };
-    type Way = 'web-sdk' | 'web-plain' | 'node-sdk' | 'node-plain';
-    const speeds: Record<Way, number[]> = {
-      'web-sdk': [],
-      'web-plain': [],
-      'node-sdk': [],
-      'node-plain': [],
-    };
-    const peaks: Record<Way, number[]> = {
-      'web-sdk': [],
-      'web-plain': [],
-      'node-sdk': [],
-      'node-plain': [],
-    };
+    type Way =
+      'web-sdk' | 'web-plain' | 'web-sdk-sink' | 'node-sdk' | 'node-plain' | 'node-sdk-sink';
+    const WAYS: Way[] = [
+      'web-sdk',
+      'web-plain',
+      'web-sdk-sink',
+      'node-sdk',
+      'node-plain',
+      'node-sdk-sink',
+    ];
+    /** One list of figures per way. */
+    const perWay = () =>
+      Object.fromEntries(WAYS.map((way) => [way, [] as number[]])) as Record<Way, number[]>;
+    const speeds = perWay();
+    const cpuPerMb = perWay();
+    const peaks = perWay();
+    const sinkAdmin = new Client().setEndpoint(sinkEndpoint).setProject(projectId).setKey(apiKey);
     const download: number[] = [];
     const disk: number[] = [];
     let checked = 0;
@@ -264,27 +290,33 @@ async function main(): Promise<void> {
         );
       checked++;
     };
+    /** One upload of `upload` in Chromium, through the web SDK or one plain request (the page's `bench`). */
+    const inPage = (how: 'sdk' | 'plain', upload: PageUpload) =>
+      browserPage.evaluate(
+        ({ how, upload }) =>
+          (
+            window as unknown as {
+              bench: Record<
+                'sdk' | 'plain',
+                (x: PageUpload) => Promise<{ ms: number; id: string }>
+              >;
+            }
+          ).bench[how](upload),
+        { how, upload },
+      );
     const ways: Record<Way, () => Promise<{ ms: number; id: string }>> = {
-      'web-sdk': () =>
-        browserPage.evaluate(
-          (t) =>
-            (
-              window as unknown as {
-                bench: { sdk(x: typeof t): Promise<{ ms: number; id: string }> };
-              }
-            ).bench.sdk(t),
-          task,
-        ),
-      'web-plain': () =>
-        browserPage.evaluate(
-          (t) =>
-            (
-              window as unknown as {
-                bench: { plain(x: typeof t): Promise<{ ms: number; id: string }> };
-              }
-            ).bench.plain(t),
-          task,
-        ),
+      'web-sdk': () => inPage('sdk', task),
+      'web-plain': () => inPage('plain', task),
+      'web-sdk-sink': () => inPage('sdk', { ...task, endpoint: sinkEndpoint }),
+      'node-sdk-sink': async () => {
+        const started = performance.now();
+        const file = await new Storage(sinkAdmin).createFile({
+          bucketId,
+          fileId: ID.unique(),
+          file: InputFile.fromBuffer(bytes, 'bench.bin'),
+        });
+        return { ms: performance.now() - started, id: file.$id };
+      },
       'node-sdk': async () => {
         const started = performance.now();
         const file = await storage.createFile({
@@ -307,11 +339,16 @@ async function main(): Promise<void> {
     };
 
     for (let run = 1; run <= RUNS; run++) {
-      for (const way of Object.keys(ways) as Way[]) {
-        const [result, peak] = await withPeakRss(child.pid!, ways[way]);
-        await check(result.id);
+      for (const way of WAYS) {
+        const [result, peak, cpu] = await withPeakRss(child.pid!, ways[way]);
         speeds[way].push(mbps(SIZE, result.ms));
         peaks[way].push(peak - idleMb);
+        cpuPerMb[way].push(cpu / (SIZE / MB));
+        if (way.endsWith('-sink')) {
+          process.stdout.write(`run ${run} ${way}: ${speeds[way].at(-1)!.toFixed(1)} MB/s\n`);
+          continue;
+        }
+        await check(result.id);
         if (way !== 'node-plain') await storage.deleteFile({ bucketId, fileId: result.id });
         else {
           const path = join(dataDir, 'storage', 'files', bucketId, result.id);
@@ -357,6 +394,16 @@ async function main(): Promise<void> {
         target: '≥ 0.5',
       },
       {
+        label: "web SDK to a server that only reads the bodies (the SDK's own limit)",
+        values: speeds['web-sdk-sink'],
+        unit: 'MB/s',
+      },
+      {
+        label: 'web SDK to the backend ÷ its own limit',
+        values: ratio(speeds['web-sdk'], speeds['web-sdk-sink']),
+        unit: '×',
+      },
+      {
         label: 'node-appwrite (5 MiB chunks, 8 in flight)',
         values: speeds['node-sdk'],
         unit: 'MB/s',
@@ -372,6 +419,16 @@ async function main(): Promise<void> {
         values: ratio(speeds['node-sdk'], speeds['node-plain']),
         unit: '×',
         target: '≥ 0.5',
+      },
+      {
+        label: "node-appwrite to a server that only reads the bodies (the SDK's own limit)",
+        values: speeds['node-sdk-sink'],
+        unit: 'MB/s',
+      },
+      {
+        label: 'node-appwrite to the backend ÷ its own limit',
+        values: ratio(speeds['node-sdk'], speeds['node-sdk-sink']),
+        unit: '×',
       },
       {
         label: 'backend RSS above idle, web SDK upload (peak)',
@@ -391,6 +448,21 @@ async function main(): Promise<void> {
         unit: 'MB',
         target: '≤ 100',
       },
+      {
+        label: 'backend CPU time per MiB, web SDK upload',
+        values: cpuPerMb['web-sdk'],
+        unit: 'ms',
+      },
+      {
+        label: 'backend CPU time per MiB, node-appwrite upload',
+        values: cpuPerMb['node-sdk'],
+        unit: 'ms',
+      },
+      {
+        label: 'backend CPU time per MiB, plain upload from Node',
+        values: cpuPerMb['node-plain'],
+        unit: 'ms',
+      },
       { label: 'download (node:http, whole file)', values: download, unit: 'MB/s' },
       { label: 'reading the stored file from disk', values: disk, unit: 'MB/s' },
       { label: 'download ÷ disk read', values: ratio(download, disk), unit: '×' },
@@ -409,7 +481,7 @@ async function main(): Promise<void> {
     ];
     const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const section = [
-      `### ${date} UTC · ${machine()} · Chromium ${chromeVersion} headless · ${(SIZE / MB).toFixed(0)} MiB file, ${RUNS} run(s)`,
+      `### ${date} UTC · ${cpus().length} × ${cpuModel()} · Node ${process.version} · Chromium ${chromeVersion} headless · ${(SIZE / MB).toFixed(0)} MiB file, ${RUNS} run(s)`,
       '',
       `Load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after; backend idle RSS ${idleMb.toFixed(0)} MB. ${checked} uploads checked (size and MD5), the download of run 1 checked byte for byte (MD5).`,
       '',
@@ -417,36 +489,26 @@ async function main(): Promise<void> {
       '',
     ].join('\n');
     console.log(`\n${section}`);
-    if (!args['no-record']) record(section);
+    if (!args['no-record']) recordEntry('Storage', section, INTRO);
   } finally {
     await browser.close();
     page.close();
     child.kill('SIGTERM');
+    sink.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-const INTRO = `## Storage
-
-\`npm run bench:storage\` (scripts/bench-storage.ts): a file uploaded to a fresh local backend
+const INTRO = `\`npm run bench:storage\` (scripts/bench-storage.ts): a file uploaded to a fresh local backend
 through the web SDK in headless Chromium and through node-appwrite (5 MiB chunks, up to 8 in
 flight), each against one plain multipart request of the same bytes to the same backend from the
-same client; the backend's resident memory above its idle size during each upload (sampled every
-20 ms); the download (node:http) against reading the stored file from disk. Runs interleave the
-four uploads; every upload is checked (size and MD5 signature against the bytes sent). Targets
-(issue 18): the SDK path at ≥ 50% of the plain one and ≥ 100 MB/s; RSS ≤ 100 MB above idle.
+same client; each SDK's uploads to a server (its own process) that only reads the bodies — the
+SDK's own limit, what the SDK could reach with a backend costing nothing; the backend's resident
+memory above its idle size during each upload (sampled every 20 ms) and the CPU time it spent per
+MiB (a figure other load on the machine moves far less than a rate); the download (node:http)
+against reading the stored file from disk. Runs interleave the six uploads; every upload to the
+backend is checked (size and MD5 signature against the bytes sent). Targets (issue 18): the SDK
+path at ≥ 50% of the plain one and ≥ 100 MB/s; RSS ≤ 100 MB above idle.
 `;
-
-function record(section: string): void {
-  const file = join(ROOT, 'docs/benchmarks.md');
-  let text = readFileSync(file, 'utf8');
-  if (!/^## Storage$/m.test(text)) text = `${text.trimEnd()}\n\n${INTRO}`;
-  const start = text.search(/^## Storage$/m);
-  const next = text.slice(start + 1).search(/^## /m);
-  const end = next < 0 ? text.length : start + 1 + next;
-  text = `${text.slice(0, end).trimEnd()}\n\n${section}${end < text.length ? `\n${text.slice(end)}` : ''}`;
-  writeFileSync(file, text.endsWith('\n') ? text : `${text}\n`);
-  console.log('recorded in docs/benchmarks.md');
-}
 
 await main();

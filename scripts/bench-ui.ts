@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,9 +16,10 @@ import { CHROMIUM_PATH, numberArg, parseArgs } from './lib/env.ts';
 import { Provisioner } from './lib/provisioner.ts';
 import { Seeder } from './lib/seeder.ts';
 import { schema } from './schema.ts';
+import { cpuModel, recordEntry } from './lib/bench-record.ts';
 
 /**
- * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--traffic-nice 15] [--no-record] [--profile] [--trace]`
+ * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--traffic-nice 15] [--no-interactions] [--no-record] [--profile] [--trace]`
  *
  * The desk in a real browser under load: a throwaway local backend with `--orders` seeded orders,
  * the app as a production build (`vite build` + `vite preview`), headless Debian Chromium
@@ -36,6 +37,13 @@ import { schema } from './schema.ts';
  * 5 s of it (script, style, layout, paint, raster, GC) and the page's major GC pauses. Both
  * take those 5 s after the warm-up and before the recorded steady phase, which is that much
  * shorter: stopping a profile or a trace stalls the page (a long frame that is not the app's).
+ * With `--interactions` (default on; `--no-interactions` to skip), the steady phase also drives
+ * the table as a person would (sort switches, status filters, a search typed letter by letter,
+ * opening an order) and reports input → next paint and input → result p50/p95 per kind, and the
+ * long animation frames over 50 ms that overlapped an interaction. A run whose simulator
+ * achieved less than 0.95 × `--rate` events/s is failed (exit code 1): its other figures were
+ * measured under less traffic than asked for. The CPU model and the load averages are printed
+ * beside every run. Exit code 1 as well when any target is missed.
  * Appends the results to docs/benchmarks.md (section "UI").
  */
 
@@ -74,7 +82,16 @@ const DRIVER_FLAGS = [
   '--mute-audio',
   '--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4',
 ];
-const TARGETS = { frameP95: 20, loafMax: 50, latencyP95: 50, firstTableMs: 3000, heapMb: 250 };
+const TARGETS = {
+  frameP95: 20,
+  loafMax: 50,
+  latencyP95: 50,
+  firstTableMs: 3000,
+  heapMb: 250,
+  /** A run whose simulator achieved less than this share of `--rate` is failed. */
+  rateShare: 0.95,
+  interactionP95: 100,
+};
 
 const log = (line: string) => console.log(`[bench:ui] ${line}`);
 
@@ -228,27 +245,116 @@ interface TraceEvent {
 }
 
 function machine(): string {
-  const model = cpus()[0]?.model ?? 'unknown CPU';
-  return `${cpus().length} × ${model.trim()}`;
+  return `${cpus().length} × ${cpuModel()}`;
 }
 
-/** Adds an entry at the end of the "## UI" section of docs/benchmarks.md (created if missing). */
-function appendUiResult(entry: string): void {
-  const file = join(ROOT, 'docs/benchmarks.md');
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const heading = text.search(/^## UI$/m);
-  if (heading < 0) {
-    const intro =
-      '\n## UI\n\n`npm run bench:ui` (scripts/bench-ui.ts): the orders table in headless Chromium under simulated traffic.\n';
-    writeFileSync(file, `${text.trimEnd()}\n${intro}${entry}`);
-    return;
-  }
-  const next = text.slice(heading + 5).search(/^## /m);
-  const at = next < 0 ? text.length : heading + 5 + next;
-  writeFileSync(
-    file,
-    `${text.slice(0, at).trimEnd()}\n${entry}\n${text.slice(at)}`.trimEnd() + '\n',
-  );
+/** The load averages (1, 5, 15 min), for the line printed beside every figure. */
+const loads = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
+
+/** One interaction measured in the page: input → next paint, and the long frames it overlapped. */
+interface InteractionSample {
+  kind: 'sort' | 'filter' | 'search' | 'drawer';
+  /** Input dispatched → the frame after it painted (ms). */
+  toPaint: number;
+  /** Input dispatched → the table showing the result (rows changed or drawer open), ms. */
+  toResult: number;
+  /** Long animation frames over 50 ms that overlapped [input, result]. */
+  longFrames: number[];
+}
+
+/**
+ * Runs in the page: a person's interactions with the table (sort switches, status filters, a
+ * search typed letter by letter, opening and closing an order), spaced `gapMs` apart, each as
+ * the DOM event a click or keystroke dispatches. For each: the time to the next paint (a frame
+ * callback, then a task after it), to the visible result, and the long animation frames over
+ * 50 ms overlapping it (the page's PerformanceObserver for `long-animation-frame`).
+ */
+function driveInteractions(gapMs: number): Promise<InteractionSample[]> {
+  const nextPaint = () =>
+    new Promise<number>((done) =>
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => done(performance.now());
+        channel.port2.postMessage(null);
+      }),
+    );
+  const sleepMs = (t: number) => new Promise((done) => setTimeout(done, t));
+  const table = () => document.querySelector<HTMLElement>('[data-testid="orders-table"]');
+  const firstRow = () =>
+    document.querySelector('[data-testid="order-row"]')?.getAttribute('data-order-number') ?? '';
+  const frames: { start: number; end: number }[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if (e.duration > 50) frames.push({ start: e.startTime, end: e.startTime + e.duration });
+  });
+  observer.observe({ type: 'long-animation-frame', buffered: false });
+  const samples: InteractionSample[] = [];
+  const measure = async (
+    kind: InteractionSample['kind'],
+    act: () => void,
+    done: (before: string) => boolean,
+  ) => {
+    const before = `${table()?.getAttribute('data-row-count')}|${firstRow()}`;
+    const t0 = performance.now();
+    act();
+    const painted = await nextPaint();
+    let result = painted;
+    while (!done(before) && performance.now() - t0 < 2000) result = await nextPaint();
+    await sleepMs(gapMs);
+    samples.push({
+      kind,
+      toPaint: painted - t0,
+      toResult: result - t0,
+      longFrames: frames.filter((f) => f.end > t0 && f.start < result).map((f) => f.end - f.start),
+    });
+  };
+  const changed = (before: string) =>
+    `${table()?.getAttribute('data-row-count')}|${firstRow()}` !== before;
+  const search = document.querySelector<HTMLInputElement>('#orders-search')!;
+  const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  const type = (value: string) => {
+    setValue.call(search, value);
+    search.dispatchEvent(new Event('input', { bubbles: true }));
+  };
+  return (async () => {
+    const headers = () => [
+      ...document.querySelectorAll<HTMLButtonElement>('[role="columnheader"] button'),
+    ];
+    for (let i = 0; i < headers().length; i++)
+      for (let twice = 0; twice < 2; twice++)
+        await measure('sort', () => headers()[i]!.click(), changed);
+    const chips = () => [...document.querySelectorAll<HTMLButtonElement>('.statuses .chip')];
+    for (let i = 0; i < chips().length; i++) {
+      await measure('filter', () => chips()[i]!.click(), changed);
+      await measure('filter', () => chips()[i]!.click(), changed);
+    }
+    for (const word of ['ana', 'silva', '#10', 'example']) {
+      for (let i = 1; i <= word.length; i++)
+        await measure(
+          'search',
+          () => type(word.slice(0, i)),
+          () => true,
+        );
+      await measure('search', () => type(''), changed);
+    }
+    for (let i = 0; i < 5; i++) {
+      const rows = document.querySelectorAll<HTMLElement>('[data-testid="order-row"]');
+      const row = rows[Math.min(i, rows.length - 1)];
+      if (!row) break;
+      await measure(
+        'drawer',
+        () => row.click(),
+        () => document.querySelector('.drawer') !== null,
+      );
+      document.querySelector<HTMLButtonElement>('.drawer [aria-label="Close"]')?.click();
+      await sleepMs(gapMs);
+    }
+    observer.disconnect();
+    return samples;
+  })();
 }
 
 async function main(): Promise<void> {
@@ -261,6 +367,8 @@ async function main(): Promise<void> {
   const recordResults = !args.has('no-record');
   const profile = args.has('profile');
   const trace = args.has('trace');
+  const interactions = !args.has('no-interactions');
+  log(`machine: ${machine()}; load average ${loads()}`);
   if (!existsSync(CHROMIUM))
     throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 
@@ -398,6 +506,17 @@ async function main(): Promise<void> {
       b.recording = true;
     });
     const steadyStarted = Date.now();
+    const samples = interactions
+      ? await page.evaluate(
+          new Function(`return (${driveInteractions.toString()})(150);`) as () => Promise<
+            InteractionSample[]
+          >,
+        )
+      : [];
+    if (interactions)
+      log(
+        `${samples.length} interactions driven in ${((Date.now() - steadyStarted) / 1000).toFixed(1)} s of traffic; load average ${loads()}`,
+      );
     const exitCode = await simulatorDone;
     const steadySeconds = (Date.now() - steadyStarted) / 1000;
     const record = await page.evaluate(() => {
@@ -435,8 +554,35 @@ async function main(): Promise<void> {
       firstTable,
       heapMb: Math.max(heapLoaded, heapEnd),
     };
+    const achieved = Number(/\(([\d.]+)\/s;/.exec(simulated)?.[1] ?? NaN);
+    const rateOk = Number.isFinite(achieved) && achieved >= TARGETS.rateShare * rate;
     const ok = (pass: boolean) => (pass ? 'ok' : 'MISSED');
+    const kinds = ['sort', 'filter', 'search', 'drawer'] as const;
+    const interactionRows: [string, string, string, string][] = [];
+    let interactionsOk = true;
+    for (const kind of kinds) {
+      const of = samples.filter((x) => x.kind === kind);
+      if (of.length === 0) continue;
+      const paint = of.map((x) => x.toPaint);
+      const result = of.map((x) => x.toResult);
+      const long = of.flatMap((x) => x.longFrames);
+      const pass = percentile(result, 95) <= TARGETS.interactionP95 && long.length === 0;
+      interactionsOk &&= pass;
+      interactionRows.push([
+        `${kind} (${of.length}): input → next paint p50 / p95; → result p50 / p95; long frames > 50 ms`,
+        `${ms(percentile(paint, 50))} / ${ms(percentile(paint, 95))}; ${ms(percentile(result, 50))} / ${ms(percentile(result, 95))}; ${long.length}${long.length ? ` (worst ${ms(Math.max(...long))})` : ''}`,
+        `result p95 ≤ ${TARGETS.interactionP95} ms, 0 long frames`,
+        ok(pass),
+      ]);
+    }
     const rows: [string, string, string, string][] = [
+      [
+        `achieved event rate (asked ${rate}/s)`,
+        Number.isFinite(achieved) ? `${achieved.toFixed(0)}/s` : 'unknown',
+        `≥ ${TARGETS.rateShare} × ${rate}/s, else the run is FAILED`,
+        ok(rateOk),
+      ],
+      ...interactionRows,
       [
         'frame interval p50 / p95 (share over 20 ms)',
         `${ms(results.frameP50)} / ${ms(results.frameP95)} (${results.slowFrames.toFixed(1)}%)`,
@@ -476,16 +622,26 @@ async function main(): Promise<void> {
     ];
     const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const header = `${date} UTC · ${machine()} · Chromium ${chromeVersion} headless (${CHROMIUM_ARGS.filter((f) => f !== '--headless').join(' ')})`;
-    const traffic = `Load average (1 min) ${loadBefore.toFixed(2)} before loading, ${loadAfter.toFixed(2)} after the traffic. ${orders.toLocaleString('en-US')} orders seeded; simulator ${rate}/s for ${duration} s in a separate process; backend, its function runtimes and simulator at nice ${trafficNice} (${simulated || 'no summary'}); steady phase ${steadySeconds.toFixed(1)} s after ${warmup} s warm-up, ${results.events.toLocaleString('en-US')} events painted, ${results.frames} frames; table rows at the end: ${finalRows.toLocaleString('en-US')}`;
+    const traffic = `Load average (1 min) ${loadBefore.toFixed(2)} before loading, ${loadAfter.toFixed(2)} after the traffic (1/5/15 min now ${loads()}). ${orders.toLocaleString('en-US')} orders seeded; simulator ${rate}/s for ${duration} s in a separate process; backend, its function runtimes and simulator at nice ${trafficNice} (${simulated || 'no summary'}); steady phase ${steadySeconds.toFixed(1)} s after ${warmup} s warm-up, ${results.events.toLocaleString('en-US')} events painted, ${results.frames} frames; table rows at the end: ${finalRows.toLocaleString('en-US')}`;
     const table = [
       '| metric | result | target | |',
       '|---|---|---|---|',
       ...rows.map((r) => `| ${r.join(' | ')} |`),
     ].join('\n');
-    console.log(`\n${header}\n${traffic}\n\n${table}\n`);
+    const allOk = rateOk && interactionsOk && rows.every(([, , , verdict]) => verdict !== 'MISSED');
+    const verdict = !rateOk
+      ? `RUN FAILED: the simulator achieved ${Number.isFinite(achieved) ? achieved.toFixed(0) : '?'} events/s of the ${rate} asked (< ${TARGETS.rateShare} ×); its figures do not count.`
+      : allOk
+        ? 'All targets met.'
+        : 'Targets MISSED (see the table).';
+    console.log(`\n${header}\n${traffic}\n\n${table}\n\n${verdict}\n`);
+    if (!allOk) process.exitCode = 1;
     if (recordResults) {
-      appendUiResult(`\n### ${header}\n\n${traffic}\n\n${table}\n`);
-      log('appended to docs/benchmarks.md');
+      recordEntry(
+        'UI',
+        `### ${header}\n\n${traffic}\n\n${table}\n\n${verdict}\n`,
+        '`npm run bench:ui` (scripts/bench-ui.ts): the orders table in headless Chromium under simulated traffic.',
+      );
     }
   } finally {
     cdp?.close();

@@ -153,24 +153,18 @@ export const schema: SchemaSpec = {
   database: { id: DATABASE_ID, name: 'Livedesk' },
   team: { id: DESK_TEAM_ID, name: 'Desk' },
   collections: [
-    collectionOf(PRODUCT_SCHEMA, {
-      permissions: [
-        read('any'),
-        ...managers.flatMap((role) => [create(role), update(role), del(role)]),
-      ],
-      documentSecurity: false,
-    }),
+    // Clients read; functions write (docs/product.md §6): no collection grants a client write.
+    // Written only by product-action.
+    collectionOf(PRODUCT_SCHEMA, { permissions: [read('any')], documentSecurity: false }),
+    // Written only by functions; an order also grants its customer read ("user:<id>").
     collectionOf(ORDER_SCHEMA, { permissions: [read(desk)], documentSecurity: true }),
-    collectionOf(NOTE_SCHEMA, { permissions: [read(desk), create(desk)], documentSecurity: true }),
+    // Written only by note-action, with the order's count and activity.
+    collectionOf(NOTE_SCHEMA, { permissions: [read(desk)], documentSecurity: false }),
     collectionOf(ACTIVITY_SCHEMA, { permissions: [read(desk)], documentSecurity: false }),
-    collectionOf(ATTACHMENT_SCHEMA, {
-      permissions: [read(desk), create(desk)],
-      documentSecurity: true,
-    }),
-    collectionOf(EXPORT_SCHEMA, {
-      permissions: managers.flatMap((role) => [read(role), create(role)]),
-      documentSecurity: false,
-    }),
+    // Written only by attachment-action, with the order's count and activity.
+    collectionOf(ATTACHMENT_SCHEMA, { permissions: [read(desk)], documentSecurity: false }),
+    // Written only by export-orders.
+    collectionOf(EXPORT_SCHEMA, { permissions: managers.map(read), documentSecurity: false }),
     collectionOf(STRIPE_EVENT_SCHEMA, { permissions: [], documentSecurity: false }),
     collectionOf(COUNTER_SCHEMA, { permissions: [], documentSecurity: false }),
   ],
@@ -179,7 +173,9 @@ export const schema: SchemaSpec = {
       id: BUCKETS.attachments,
       name: 'Attachments',
       permissions: [read(desk), create(desk)],
-      fileSecurity: false,
+      // An upload is its uploader's (read/update/delete "user:<id>") until attachment-action
+      // attaches it and takes those away: so an uploader can cancel, never delete an attachment.
+      fileSecurity: true,
       maximumFileSize: LIMITS.attachmentMaxBytes,
       allowedFileExtensions: ['jpg', 'jpeg', 'png', 'gif', 'webp', 'pdf', 'txt'],
     },
@@ -229,17 +225,6 @@ export const schema: SchemaSpec = {
       variables: {},
     },
     {
-      id: FUNCTIONS.onNote,
-      name: 'Count notes',
-      runtime: 'node-22',
-      execute: [],
-      events: [`databases.${DATABASE_ID}.collections.${COLLECTIONS.notes}.documents.*.create`],
-      schedule: '',
-      timeout: 15,
-      scopes: ['documents.read', 'documents.write'],
-      variables: {},
-    },
-    {
       id: FUNCTIONS.checkout,
       name: 'Checkout',
       runtime: 'node-22',
@@ -264,6 +249,80 @@ export const schema: SchemaSpec = {
       scopes: ['documents.read', 'documents.write'],
       variables: {},
       stripe: 'webhook',
+    },
+    {
+      id: FUNCTIONS.attachmentAction,
+      name: 'Attachment action',
+      runtime: 'node-22',
+      // Every signed-in user may call it; the function itself checks the desk role.
+      execute: ['users'],
+      events: [],
+      schedule: '',
+      timeout: 15,
+      scopes: [
+        'documents.read',
+        'documents.write',
+        'teams.read',
+        'users.read',
+        'files.read',
+        'files.write',
+      ],
+      variables: {},
+    },
+    {
+      id: FUNCTIONS.exportOrders,
+      name: 'Export orders',
+      runtime: 'node-22',
+      // A manager's call queues an export; its record's create event runs it.
+      execute: ['users'],
+      events: [`databases.${DATABASE_ID}.collections.${COLLECTIONS.exports}.documents.*.create`],
+      schedule: '',
+      timeout: 300,
+      scopes: [
+        'documents.read',
+        'documents.write',
+        'teams.read',
+        'users.read',
+        'files.read',
+        'files.write',
+      ],
+      variables: {},
+    },
+    {
+      id: FUNCTIONS.noteAction,
+      name: 'Note action',
+      runtime: 'node-22',
+      // Every signed-in user may call it; the function itself checks the desk role.
+      execute: ['users'],
+      events: [],
+      schedule: '',
+      timeout: 15,
+      scopes: ['documents.read', 'documents.write', 'teams.read', 'users.read'],
+      variables: {},
+    },
+    {
+      id: FUNCTIONS.productAction,
+      name: 'Product action',
+      runtime: 'node-22',
+      // Every signed-in user may call it; the function itself checks for a manager or owner.
+      execute: ['users'],
+      events: [],
+      schedule: '',
+      timeout: 15,
+      scopes: ['documents.read', 'documents.write', 'teams.read', 'users.read', 'files.read'],
+      variables: {},
+    },
+    {
+      id: FUNCTIONS.repairOrders,
+      name: 'Repair orders',
+      runtime: 'node-22',
+      execute: [],
+      events: [],
+      // Checks the orders changed since its last run (docs/product.md §7.1).
+      schedule: '* * * * *',
+      timeout: 60,
+      scopes: ['documents.read', 'documents.write'],
+      variables: {},
     },
   ],
 };

@@ -147,7 +147,9 @@ async function main(): Promise<void> {
 
   const rate = Number(process.env.SIMULATE_RATE ?? 1);
   if (rate > 0) {
-    const simulator = new Simulator(client, Date.now(), 'demo');
+    // New orders come as customers place them (checkout, the Stripe double, the webhook), so a
+    // live order can be refunded like a real one.
+    const simulator = new Simulator(client, Date.now(), 'demo', { checkout: true });
     await simulator.prepare();
     const running = simulator
       .run(rate, 365 * 24 * 3600)

@@ -1,6 +1,8 @@
 import type { Actor } from '../domain/order-machine.ts';
 import { immer } from 'zustand/middleware/immer';
 import { createStore } from 'zustand/vanilla';
+import { createFilesSlice } from './mutations/files.ts';
+import type { FilesTransport } from './mutations/files-transport.ts';
 import { createMutationsSlice } from './mutations/mutations.ts';
 import type { DeskTransport } from './mutations/transport.ts';
 import { emptyRecords } from './records/records.ts';
@@ -9,6 +11,7 @@ import { nextConnection } from './sync/connection.ts';
 import { SyncEngine, type SyncOptions } from './sync/engine.ts';
 import { createSyncSlice } from './sync/sync-state.ts';
 import { createCommit, loadSnapshot, type DeskChange } from './transactions.ts';
+import type { SliceScheduler } from './views/sliced.ts';
 import { createViewsSlice } from './views/views.ts';
 
 /** How a desk store is put together. Everything is optional: a bare store needs nothing. */
@@ -21,6 +24,14 @@ export interface DeskStoreOptions {
   sync?: SyncOptions;
   /** Where writes go (store/appwrite/transport.ts in production); without it they fail. */
   transport?: DeskTransport;
+  /** Where file writes go (store/appwrite/files-transport.ts in production); without it they fail. */
+  files?: FilesTransport;
+  /**
+   * Where long view builds (a new sort column, a pass over 100,000 rows) run in slices of a few
+   * ms, the event loop having a turn in between (`browserSlices()` in the app); without it they
+   * run at once.
+   */
+  slices?: SliceScheduler;
 }
 
 /** Creates the zustand store from its parts; immer is applied once, on the combined store. */
@@ -37,7 +48,7 @@ function createDeskStoreApi(
       commits.commit = commit;
       return {
         ...emptyRecords(),
-        ...createViewsSlice({ now })(set, get, api),
+        ...createViewsSlice({ now, slices: options.slices ?? null })(set, get, api),
         ...createSyncSlice({ now, engine })(set, get, api),
         ...createMutationsSlice({
           now,
@@ -45,6 +56,7 @@ function createDeskStoreApi(
           commit,
           refresh: (orderId) => engine()?.refreshOrder(orderId) ?? null,
         })(set, get, api),
+        ...createFilesSlice({ files: () => options.files ?? null, commit })(set, get, api),
         actor: options.actor ?? null,
 
         applyRemote(changes, meta) {

@@ -10,7 +10,8 @@ export type { RecordsState } from './records/records.ts';
 export type { TeamMember, PresenceEntry } from './records/people.ts';
 export type { RemoteChange, SyncedCollection, SyncedEntities } from './records/changes.ts';
 export type { EntityTable } from './records/entity-table.ts';
-export type { ViewsState, ViewsActions, OrderViewHandle } from './views/views.ts';
+export type { ViewsState, ViewsActions, OrderViewHandle, PendingView } from './views/views.ts';
+export { browserSlices, SLICE_MS, type SliceScheduler } from './views/sliced.ts';
 export type { SortedIndex } from './views/sorted-index.ts';
 export type { SyncState, SyncActions, LoadState, OrderDetailState } from './sync/sync-state.ts';
 export type {
@@ -23,6 +24,16 @@ export type {
   ProductDraft,
 } from './mutations/mutations.ts';
 export type { DeskTransport } from './mutations/transport.ts';
+export type { FilesActions } from './mutations/files.ts';
+export type { UploadState, UploadPurpose } from './mutations/upload-state.ts';
+export {
+  UploadCanceled,
+  type FilesTransport,
+  type FileUpload,
+  type FileView,
+  type UploadedFile,
+  type AttachmentWrite,
+} from './mutations/files-transport.ts';
 export type { SessionState } from './session.ts';
 
 // Views: table specs, board columns, metrics.
@@ -66,8 +77,36 @@ export { ORDER_LIST_FIELDS, ORDER_LIST_SELECT } from './sync/documents.ts';
 
 // The Appwrite SDK boundary: ports, the write transport, the one error conversion.
 export { appwriteSyncPorts } from './appwrite/sync-ports.ts';
+export { idbSnapshots, clearSnapshots } from './appwrite/idb-snapshots.ts';
+export {
+  SNAPSHOT_VERSION,
+  snapshotKey,
+  memorySnapshots,
+  readPersisted,
+  type PersistedOrders,
+  type PersistOptions,
+  type SnapshotStorage,
+} from './sync/persist.ts';
 export { createAppwriteTransport, parseExecution } from './appwrite/transport.ts';
+export { createAppwriteFiles, type FilesSdk } from './appwrite/files-transport.ts';
 export { toAppError, newReference } from './appwrite/errors.ts';
 
 // The React binding.
 export * from './react/hooks.ts';
+export * from './react/file-hooks.ts';
+
+// The shop (customers): its own small store, transport and React binding.
+export {
+  createShopStore,
+  fieldMessages,
+  type ShopStore,
+  type ShopState,
+  type ShopCatalog,
+  type ShopCheckout,
+  type TrackedOrder,
+  type ShopStoreOptions,
+} from './shop/shop-store.ts';
+export type { ShopTransport, CheckoutAnswer, KeyValueStorage } from './shop/transport.ts';
+export { cartKey, type CartDraft, type PendingCheckout } from './shop/pending.ts';
+export { createAppwriteShopTransport, type ShopSdk } from './appwrite/shop-transport.ts';
+export * from './react/shop-hooks.ts';

@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
+import type { FilesActions } from './mutations/files.ts';
 import type { MutationsActions, MutationsState } from './mutations/mutations.ts';
 import type { RemoteChange } from './records/changes.ts';
 import type { RecordsState } from './records/records.ts';
@@ -35,6 +36,7 @@ export type DeskState = RecordsState &
   SyncActions &
   MutationsState &
   MutationsActions &
+  FilesActions &
   SessionState &
   RemoteActions;
 

@@ -22,6 +22,22 @@ interface EndpointInternal {
   switches: WebhookSwitches;
 }
 
+function toTarget({
+  data,
+  internal,
+}: {
+  data: Stripe.WebhookEndpoint;
+  internal: EndpointInternal;
+}): WebhookTarget {
+  return {
+    id: data.id,
+    url: data.url,
+    secret: internal.secret,
+    enabledEvents: data.enabled_events,
+    switches: internal.switches,
+  };
+}
+
 /** Webhook endpoints (`/v1/webhook_endpoints`) and their test switches. */
 export class WebhookEndpoints {
   private readonly store: StripeStore;
@@ -137,6 +153,13 @@ export class WebhookEndpoints {
     return stored;
   }
 
+  /** Where the deliveries of endpoint `id` go now; null once it is deleted or disabled. */
+  target(id: string): WebhookTarget | null {
+    const stored = this.store.get<Stripe.WebhookEndpoint, EndpointInternal>('webhook_endpoint', id);
+    if (!stored || stored.data.status !== 'enabled') return null;
+    return toTarget(stored);
+  }
+
   /** Where an event of `type` goes: every enabled endpoint that wants it. */
   targets(type: string): WebhookTarget[] {
     return this.store
@@ -146,12 +169,6 @@ export class WebhookEndpoints {
           data.status === 'enabled' &&
           (data.enabled_events.includes('*') || data.enabled_events.includes(type)),
       )
-      .map(({ data, internal }) => ({
-        id: data.id,
-        url: data.url,
-        secret: internal.secret,
-        enabledEvents: data.enabled_events,
-        switches: internal.switches,
-      }));
+      .map(toTarget);
   }
 }

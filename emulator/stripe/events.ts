@@ -26,15 +26,16 @@ export class EventLog {
   private readonly store: StripeStore;
   private readonly endpoints: WebhookEndpoints;
   readonly deliverer: WebhookDeliverer;
-  private readonly delivered = new Set<string>();
   /** Deliveries of the events recorded by the write under way, started once it commits. */
   private pendingDeliveries: (() => void)[] = [];
 
   constructor(store: StripeStore, endpoints: WebhookEndpoints) {
     this.store = store;
     this.endpoints = endpoints;
-    this.deliverer = new WebhookDeliverer((event, endpointId) =>
-      this.markDelivered(event, endpointId),
+    this.deliverer = new WebhookDeliverer(
+      store,
+      (endpointId) => endpoints.target(endpointId),
+      (event, endpointId) => this.markDelivered(event, endpointId),
     );
   }
 
@@ -101,8 +102,12 @@ export class EventLog {
     const targets = this.endpoints.targets(type);
     event.pending_webhooks = targets.length;
     this.store.insert(event, {}, object.id);
-    for (const target of targets)
-      this.pendingDeliveries.push(() => this.deliverer.enqueue(target, event));
+    // Queued in the same transaction as the event: once the API call that caused it is
+    // answered, its deliveries are on disk.
+    for (const target of targets) {
+      const queued = this.deliverer.enqueue(target, event);
+      this.pendingDeliveries.push(() => this.deliverer.start(queued));
+    }
   }
 
   /** Runs `work` in one transaction; the events it recorded are delivered once it commits. */
@@ -119,15 +124,18 @@ export class EventLog {
     for (const deliver of deliveries) deliver();
   }
 
-  /** Stops pending deliveries. */
+  /** Starts delivering the queue kept in the store (after a restart); returns how many are due. */
+  resume(): number {
+    return this.deliverer.resume();
+  }
+
+  /** Stops pending deliveries (they stay queued in the store for the next start). */
   close(): Promise<void> {
     return this.deliverer.close();
   }
 
   private markDelivered(event: Stripe.Event, endpointId: string): void {
-    const key = `${event.id}:${endpointId}`;
-    if (this.delivered.has(key)) return;
-    this.delivered.add(key);
+    if (!this.store.markDelivered(event.id, endpointId)) return;
     const stored = this.store.get<Stripe.Event>('event', event.id);
     if (!stored) return;
     this.store.update({

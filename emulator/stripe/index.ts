@@ -33,7 +33,8 @@ export interface StripeDoubleOptions {
 /**
  * The local Stripe doubles: the API double that the `stripe` Node SDK reaches through its
  * `host`/`port`/`protocol` options, webhook delivery, and the Stripe.js double for the browser.
- * State persists in SQLite in `dataDir`.
+ * State persists in SQLite in `dataDir`, the webhook delivery queue included: deliveries pending
+ * when the double stopped (or was killed) are made when it starts again.
  */
 export class StripeDouble {
   readonly keys: DoubleKeys;
@@ -76,6 +77,8 @@ export class StripeDouble {
       double.server.once('error', reject);
       double.server.listen(options.port ?? 0, double.host, () => resolve());
     });
+    // Deliveries queued before a restart or a crash go out again, each when it is due.
+    double.engine.events.resume();
     return double;
   }
 

@@ -63,4 +63,23 @@ describe('StripeStore', () => {
     expect(second.savedResponse('k')?.status).toBe(200);
     second.close();
   });
+
+  it('keeps the webhook delivery queue in its file: due, held, rescheduled and removed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stripe-store-'));
+    const first = store(dir);
+    const late = first.queueDelivery({ event: 'evt_1', endpoint: 'we_1', attempt: 1, due: 5 });
+    const held = first.queueDelivery({ event: 'evt_1', endpoint: 'we_2', attempt: 1, due: null });
+    const done = first.queueDelivery({ event: 'evt_2', endpoint: 'we_1', attempt: 1, due: 1 });
+    first.rescheduleDelivery(late.seq, 3, 40);
+    first.removeDelivery(done.seq);
+    expect(first.markDelivered('evt_2', 'we_1')).toBe(true);
+    first.close();
+    const second = store(dir);
+    expect(second.dueDeliveries()).toEqual([{ ...late, attempt: 3, due: 40 }]);
+    expect(second.heldDeliveries('we_2')).toEqual([held]);
+    expect(second.heldDeliveries('we_1')).toEqual([]);
+    expect(second.markDelivered('evt_2', 'we_1')).toBe(false);
+    expect(second.markDelivered('evt_1', 'we_1')).toBe(true);
+    second.close();
+  });
 });

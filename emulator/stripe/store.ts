@@ -18,9 +18,22 @@ export interface SavedResponse {
 }
 
 /**
+ * A webhook delivery waiting in the queue: event and endpoint ids, the attempt to make next, and
+ * when (ms since the epoch; null while held for a flush). `seq` orders and names it.
+ */
+export interface QueuedDelivery {
+  seq: number;
+  event: string;
+  endpoint: string;
+  attempt: number;
+  due: number | null;
+}
+
+/**
  * The Stripe doubles' state in one SQLite file (`stripe.sqlite` in the data folder), so that a
  * restart of the backend keeps every PaymentIntent an order references. Objects are kept as
- * JSON by id, in creation order (`seq`), with their type for lists.
+ * JSON by id, in creation order (`seq`), with their type for lists; the webhook delivery queue
+ * is kept beside them, so that a crash loses no delivery.
  */
 export class StripeStore {
   private readonly db: DatabaseSync;
@@ -50,6 +63,19 @@ export class StripeStore {
         status INTEGER NOT NULL,
         body TEXT NOT NULL,
         created INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS webhook_deliveries (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        event TEXT NOT NULL,
+        endpoint TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        due INTEGER
+      );
+      CREATE INDEX IF NOT EXISTS webhook_deliveries_endpoint ON webhook_deliveries (endpoint, seq);
+      CREATE TABLE IF NOT EXISTS webhook_delivered (
+        event TEXT NOT NULL,
+        endpoint TEXT NOT NULL,
+        PRIMARY KEY (event, endpoint)
       );
     `);
   }
@@ -173,6 +199,55 @@ export class StripeStore {
         response.body,
         Date.now(),
       );
+  }
+
+  /**
+   * Queues a delivery of event `event` to endpoint `endpoint`: attempt `attempt` at `due` (ms
+   * since the epoch), or held until a flush when `due` is null. Returns it with its `seq`.
+   */
+  queueDelivery(delivery: Omit<QueuedDelivery, 'seq'>): QueuedDelivery {
+    const result = this.db
+      .prepare('INSERT INTO webhook_deliveries (event, endpoint, attempt, due) VALUES (?, ?, ?, ?)')
+      .run(delivery.event, delivery.endpoint, delivery.attempt, delivery.due);
+    return { ...delivery, seq: Number(result.lastInsertRowid) };
+  }
+
+  /** The queued deliveries that are not held (`due` set), oldest first. */
+  dueDeliveries(): QueuedDelivery[] {
+    return this.db
+      .prepare(
+        'SELECT seq, event, endpoint, attempt, due FROM webhook_deliveries WHERE due IS NOT NULL ORDER BY seq',
+      )
+      .all() as unknown as QueuedDelivery[];
+  }
+
+  /** The deliveries held for `endpoint` (`due` null), oldest first. */
+  heldDeliveries(endpoint: string): QueuedDelivery[] {
+    return this.db
+      .prepare(
+        'SELECT seq, event, endpoint, attempt, due FROM webhook_deliveries WHERE endpoint = ? AND due IS NULL ORDER BY seq',
+      )
+      .all(endpoint) as unknown as QueuedDelivery[];
+  }
+
+  /** Sets the next attempt of a queued delivery (`due` null holds it again). */
+  rescheduleDelivery(seq: number, attempt: number, due: number | null): void {
+    this.db
+      .prepare('UPDATE webhook_deliveries SET attempt = ?, due = ? WHERE seq = ?')
+      .run(attempt, due, seq);
+  }
+
+  /** Removes a delivery from the queue (delivered, or given up). */
+  removeDelivery(seq: number): void {
+    this.db.prepare('DELETE FROM webhook_deliveries WHERE seq = ?').run(seq);
+  }
+
+  /** Records that `event` reached `endpoint`; true the first time only. */
+  markDelivered(event: string, endpoint: string): boolean {
+    const result = this.db
+      .prepare('INSERT OR IGNORE INTO webhook_delivered (event, endpoint) VALUES (?, ?)')
+      .run(event, endpoint);
+    return Number(result.changes) === 1;
   }
 
   /** Runs `work` in one transaction (all its writes or none). */

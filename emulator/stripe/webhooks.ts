@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type Stripe from 'stripe';
+import type { QueuedDelivery, StripeStore } from './store.ts';
 
 /**
  * The `Stripe-Signature` header Stripe sends with a delivery: `t=<unix seconds>,v1=<hex>`, the
@@ -58,12 +59,6 @@ export interface DeliveryAttempt {
   at: number;
 }
 
-interface Delivery {
-  target: WebhookTarget;
-  event: Stripe.Event;
-  attempt: number;
-}
-
 /** How long one delivery may take before it counts as failed. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Attempts kept in the log (newest). */
@@ -102,70 +97,104 @@ export function flushOrder<T>(
 /**
  * Sends events to webhook endpoints as Stripe does: a JSON POST signed with the endpoint's
  * secret (signed anew at every attempt), retried with exponential backoff after a non-2xx
- * answer or a failed request, up to the endpoint's `maxAttempts`. Pending deliveries live in
- * memory: a restart drops them (the events stay listable with `GET /v1/events`).
+ * answer or a failed request, up to the endpoint's `maxAttempts`. The queue lives in the
+ * {@link StripeStore} (`webhook_deliveries`): a delivery is queued in the transaction that
+ * records its event, each retry's attempt number and time are written before it waits, and
+ * {@link resume} picks the queue up again after a restart or a crash (kill -9), so that a
+ * delivery is never lost — at worst an attempt under way at the crash is made again, as Stripe
+ * may also deliver an event twice.
  */
 export class WebhookDeliverer {
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly held = new Map<string, Delivery[]>();
+  private readonly timers = new Map<number, NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly log: DeliveryAttempt[] = [];
   private closed = false;
+  private readonly store: StripeStore;
+  private readonly targetOf: (endpointId: string) => WebhookTarget | null;
   private readonly onDelivered: (event: Stripe.Event, endpointId: string) => void;
 
-  /** `onDelivered` is called after every delivery answered with 2xx. */
-  constructor(onDelivered: (event: Stripe.Event, endpointId: string) => void) {
+  /**
+   * `targetOf` names where an endpoint's deliveries go now (null once it is deleted);
+   * `onDelivered` is called after every delivery answered with 2xx, in the transaction that
+   * takes it off the queue.
+   */
+  constructor(
+    store: StripeStore,
+    targetOf: (endpointId: string) => WebhookTarget | null,
+    onDelivered: (event: Stripe.Event, endpointId: string) => void,
+  ) {
+    this.store = store;
+    this.targetOf = targetOf;
     this.onDelivered = onDelivered;
   }
 
-  /** Queues `event` for `target` according to its switches. */
-  enqueue(target: WebhookTarget, event: Stripe.Event): void {
+  /**
+   * Queues `event` for `target` according to its switches (held, late, or at once; `duplicates`
+   * copies). Call it inside the store transaction that records the event, and {@link start}
+   * what it returns once that transaction commits.
+   */
+  enqueue(target: WebhookTarget, event: Stripe.Event): QueuedDelivery[] {
     const copies = Math.max(1, target.switches.duplicates);
-    for (let i = 0; i < copies; i++) {
-      const delivery: Delivery = { target, event, attempt: 1 };
-      if (target.switches.hold) {
-        const queue = this.held.get(target.id) ?? [];
-        queue.push(delivery);
-        this.held.set(target.id, queue);
-      } else {
-        this.schedule(delivery, target.switches.delayMs);
-      }
-    }
+    const due = target.switches.hold ? null : Date.now() + target.switches.delayMs;
+    const queued: QueuedDelivery[] = [];
+    for (let i = 0; i < copies; i++)
+      queued.push(
+        this.store.queueDelivery({ event: event.id, endpoint: target.id, attempt: 1, due }),
+      );
+    return queued;
+  }
+
+  /** Starts the timers of deliveries just queued (held ones wait for a flush). */
+  start(deliveries: readonly QueuedDelivery[]): void {
+    for (const delivery of deliveries) if (delivery.due !== null) this.schedule(delivery);
+  }
+
+  /** Picks up the queue kept in the store (after a restart): every delivery not held, when due. */
+  resume(): number {
+    const due = this.store.dueDeliveries();
+    this.start(due);
+    return due.length;
   }
 
   /** Sends the deliveries held for `endpointId` in its switches' order; returns how many. */
   flush(endpointId: string, switches: WebhookSwitches): number {
-    const queue = this.held.get(endpointId) ?? [];
-    this.held.delete(endpointId);
-    const ordered = flushOrder(queue, switches.order, switches.seed);
+    const held = this.store.heldDeliveries(endpointId);
+    const ordered = flushOrder(held, switches.order, switches.seed);
+    const now = Date.now();
+    this.store.transaction(() => {
+      for (const delivery of ordered)
+        this.store.rescheduleDelivery(delivery.seq, delivery.attempt, now);
+    });
     // One after another, so that the receiver sees them in exactly this order.
     let chain = Promise.resolve();
-    for (const delivery of ordered) chain = chain.then(() => this.attempt(delivery));
+    for (const delivery of ordered)
+      chain = chain.then(() => this.attempt({ ...delivery, due: now }));
     this.track(chain);
     return ordered.length;
   }
 
   /** How many deliveries are held for `endpointId`. */
   heldCount(endpointId: string): number {
-    return this.held.get(endpointId)?.length ?? 0;
+    return this.store.heldDeliveries(endpointId).length;
   }
 
-  /** The attempts made so far to `endpointId`, oldest first. */
+  /** The attempts made so far to `endpointId` since the double started, oldest first. */
   attempts(endpointId: string): DeliveryAttempt[] {
     return this.log.filter((attempt) => attempt.endpoint === endpointId);
   }
 
-  private schedule(delivery: Delivery, delayMs: number): void {
-    if (this.closed) return;
-    if (delayMs <= 0) {
+  private schedule(delivery: QueuedDelivery): void {
+    if (this.closed || this.timers.has(delivery.seq)) return;
+    const wait = (delivery.due ?? 0) - Date.now();
+    if (wait <= 0) {
       this.track(this.attempt(delivery));
       return;
     }
     const timer = setTimeout(() => {
-      this.timers.delete(timer);
+      this.timers.delete(delivery.seq);
       this.track(this.attempt(delivery));
-    }, delayMs);
-    this.timers.add(timer);
+    }, wait);
+    this.timers.set(delivery.seq, timer);
   }
 
   private track(work: Promise<void>): void {
@@ -173,9 +202,15 @@ export class WebhookDeliverer {
     void work.finally(() => this.inFlight.delete(work));
   }
 
-  private async attempt(delivery: Delivery): Promise<void> {
+  private async attempt(delivery: QueuedDelivery): Promise<void> {
     if (this.closed) return;
-    const { target, event } = delivery;
+    const target = this.targetOf(delivery.endpoint);
+    const event = this.store.get<Stripe.Event>('event', delivery.event)?.data;
+    if (!target || !event) {
+      // The endpoint was deleted (Stripe stops delivering to it), or the event is unknown.
+      this.store.removeDelivery(delivery.seq);
+      return;
+    }
     const payload = JSON.stringify(event, null, 2);
     let status = 0;
     try {
@@ -198,6 +233,8 @@ export class WebhookDeliverer {
     } catch {
       // refused, reset or timed out: logged as status 0 and retried
     }
+    // Closed meanwhile: the delivery stays queued as it was, and is made again on the next start.
+    if (this.closed) return;
     this.log.push({
       endpoint: target.id,
       event: event.id,
@@ -208,23 +245,31 @@ export class WebhookDeliverer {
     });
     if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
     if (status >= 200 && status < 300) {
-      this.onDelivered(event, target.id);
+      this.store.transaction(() => {
+        this.store.removeDelivery(delivery.seq);
+        this.onDelivered(event, target.id);
+      });
       return;
     }
     const { retryBaseMs, maxAttempts } = target.switches;
-    if (delivery.attempt >= maxAttempts) return;
-    this.schedule(
-      { ...delivery, attempt: delivery.attempt + 1 },
-      retryBaseMs * 2 ** (delivery.attempt - 1),
-    );
+    if (delivery.attempt >= maxAttempts) {
+      this.store.removeDelivery(delivery.seq);
+      return;
+    }
+    const next: QueuedDelivery = {
+      ...delivery,
+      attempt: delivery.attempt + 1,
+      due: Date.now() + retryBaseMs * 2 ** (delivery.attempt - 1),
+    };
+    this.store.rescheduleDelivery(next.seq, next.attempt, next.due);
+    this.schedule(next);
   }
 
-  /** Stops every pending delivery and waits for those under way. */
+  /** Stops the timers and waits for the attempts under way; the queue stays in the store. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
-    this.held.clear();
     await Promise.allSettled([...this.inFlight]);
   }
 }

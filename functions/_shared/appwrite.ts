@@ -36,6 +36,18 @@ export function serverError(ctx: FunctionContext, cause: unknown): FunctionOutpu
   return refuse(ctx, new AppError('SERVER_ERROR', `Something went wrong (ref ${ref}).`, { ref }));
 }
 
+/** Answers a failure: an {@link AppError} as a refusal, anything else as `SERVER_ERROR`. */
+export function answerFailure(ctx: FunctionContext, error: unknown): FunctionOutput {
+  return error instanceof AppError ? refuse(ctx, error) : serverError(ctx, error);
+}
+
+/** The caller's user id as Appwrite passes it (`x-appwrite-user-id`), or `AUTH_REQUIRED`. */
+export function callerId(req: FunctionRequest, signInMessage: string): string {
+  const userId = req.headers['x-appwrite-user-id'] ?? '';
+  if (!userId) throw new AppError('AUTH_REQUIRED', signInMessage);
+  return userId;
+}
+
 /**
  * A server client acting with the execution's short-lived API key (`x-appwrite-key`), over the
  * process's keep-alive connections.
@@ -58,18 +70,29 @@ export function isAppwriteError(error: unknown, code: number, type?: string): bo
   );
 }
 
-/** Reads an order document, or throws `NOT_FOUND`. */
-export async function readOrder(client: Client, orderId: string): Promise<OrderDocument> {
+/** Reads a document of the desk's database, or null when there is none. */
+export async function findDocument<T>(
+  client: Client,
+  collectionId: string,
+  documentId: string,
+): Promise<T | null> {
   try {
     return (await new Databases(client).getDocument({
       databaseId: DATABASE_ID,
-      collectionId: COLLECTIONS.orders,
-      documentId: orderId,
-    })) as unknown as OrderDocument;
+      collectionId,
+      documentId,
+    })) as unknown as T;
   } catch (error) {
-    if (isAppwriteError(error, 404)) throw new AppError('NOT_FOUND', 'This order does not exist.');
+    if (isAppwriteError(error, 404)) return null;
     throw error;
   }
+}
+
+/** Reads an order document, or throws `NOT_FOUND`. */
+export async function readOrder(client: Client, orderId: string): Promise<OrderDocument> {
+  const order = await findDocument<OrderDocument>(client, COLLECTIONS.orders, orderId);
+  if (!order) throw new AppError('NOT_FOUND', 'This order does not exist.');
+  return order;
 }
 
 /**

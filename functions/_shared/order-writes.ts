@@ -1,4 +1,5 @@
 import { AppwriteException, Databases, type Client } from 'node-appwrite';
+import { AppError } from '../../domain/errors.ts';
 import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
 import {
   orderToDocumentData,
@@ -6,17 +7,20 @@ import {
   type OrderDocumentData,
 } from '../../domain/order.ts';
 import type { OrderChange } from '../../domain/order-machine.ts';
-import { activityIdFor, isAppwriteError } from './appwrite.ts';
+import { activityIdFor, isAppwriteError, readOrder } from './appwrite.ts';
 
 /**
- * Every write of an order together with its activity record goes through this file: one Appwrite
- * 1.9 transaction (`createTransaction`, the two operations staged with `transactionId`,
- * `updateTransaction({commit: true})`), so that an order never changes without its record
- * (`<orderId>.r<rev>`) nor the record exists without the change. A change is decided on an order
- * as it was read: the staged update answers the order as the transaction sees it, and if its
- * `$updatedAt` is not the one read, someone changed it in between (rolled back: `'conflict'`);
- * anyone changing it after the staging makes the commit fail with 409 `transaction_conflict`
- * (`'conflict'` too). The committed order is read back for the answer.
+ * Every write of an order goes through this file, together with its activity record
+ * (`<orderId>.r<rev>`) and whatever other records the change is about (a note, an attachment):
+ * one Appwrite 1.9 transaction (`createTransaction`, the order's update staged with
+ * `transactionId`, the other writes with `createOperations`, `updateTransaction({commit: true})`),
+ * so that an order never changes without its record nor a record exists without the change. A
+ * change is decided on an order as it was read: the staged update answers the order as the
+ * transaction sees it, and if its `$updatedAt` is not the one read, someone changed it in between
+ * (rolled back: `'conflict'`); anyone changing it after the staging makes the commit fail with 409
+ * `transaction_conflict` (`'conflict'` too, as does a record created meanwhile under the same id).
+ * The committed order is read back for the answer. {@link commitUntilLanded} reads again and
+ * decides again after a conflict until the change lands (bounded by time, never by a count).
  */
 
 /** Who made a change, as the activity record names them (null for the shop's own records). */
@@ -30,22 +34,37 @@ export interface Committed {
   order: OrderDocument;
 }
 
+/** A document written in the same transaction as an order's change. */
+export interface StagedWrite {
+  action: 'create' | 'update';
+  collectionId: string;
+  documentId: string;
+  data: Record<string, unknown>;
+}
+
 /** Seconds a transaction may stay open (Appwrite's minimum; ours last milliseconds). */
 const TTL_SECONDS = 60;
 
-function activityData(
+/** The `activity` record of the change that made `orderId` reach `rev` (`data` ≤ 4,096 characters). */
+export function activityWrite(
   orderId: string,
+  rev: number,
   activity: OrderChange['activity'],
   author: ChangeAuthor,
   at: number,
-): Record<string, unknown> {
+): StagedWrite {
   return {
-    orderId,
-    kind: activity.kind,
-    actorId: author.id,
-    actorName: author.name,
-    data: JSON.stringify(activity.data).slice(0, 4096),
-    at: new Date(at).toISOString(),
+    action: 'create',
+    collectionId: COLLECTIONS.activity,
+    documentId: activityIdFor(orderId, rev),
+    data: {
+      orderId,
+      kind: activity.kind,
+      actorId: author.id,
+      actorName: author.name,
+      data: JSON.stringify(activity.data).slice(0, 4096),
+      at: new Date(at).toISOString(),
+    },
   };
 }
 
@@ -70,6 +89,9 @@ async function inTransaction(
   let staged = false;
   try {
     staged = await stage(transactionId);
+  } catch (error) {
+    // A staged write that is refused for a taken id is a conflict like any other.
+    if (!isAppwriteError(error, 409)) throw error;
   } finally {
     if (!staged)
       await databases.updateTransaction({ transactionId, rollback: true }).catch(() => {});
@@ -85,9 +107,9 @@ async function inTransaction(
 }
 
 /**
- * Writes `change` to the order `read` was read as, with its activity record by `author` at
- * `at`, in one transaction — unless someone changed the order since (`'conflict'`: nothing was
- * written).
+ * Writes `change` to the order `read` was read as, with its activity record by `author` at `at`
+ * and the `writes` the change is about, in one transaction — unless someone changed the order
+ * since, or a record of `writes` exists already (`'conflict'`: nothing was written).
  */
 export async function commitOrderChange(
   client: Client,
@@ -95,6 +117,7 @@ export async function commitOrderChange(
   change: OrderChange,
   author: ChangeAuthor,
   at: number,
+  writes: readonly StagedWrite[] = [],
 ): Promise<Committed | 'conflict'> {
   const databases = new Databases(client);
   const committed = await inTransaction(databases, async (transactionId) => {
@@ -106,17 +129,71 @@ export async function commitOrderChange(
       transactionId,
     })) as unknown as OrderDocument;
     if (seen.$updatedAt !== read.$updatedAt) return false;
-    await databases.createDocument({
-      databaseId: DATABASE_ID,
-      collectionId: COLLECTIONS.activity,
-      documentId: activityIdFor(read.$id, change.patch.rev),
-      data: activityData(read.$id, change.activity, author, at),
+    await databases.createOperations({
       transactionId,
+      operations: [
+        ...writes,
+        activityWrite(read.$id, change.patch.rev, change.activity, author, at),
+      ].map((write) => ({ ...write, databaseId: DATABASE_ID })),
     });
     return true;
   });
   if (!committed) return 'conflict';
   return { order: await readOrderDocument(databases, read.$id) };
+}
+
+/**
+ * Thrown by a planner of {@link commitUntilLanded} when an earlier attempt of the same change
+ * committed meanwhile (the same request, sent twice): nothing more to write.
+ */
+export class AlreadyWritten extends Error {}
+
+/** What {@link commitUntilLanded} writes on the order as read: the change and its records. */
+export interface PlannedChange {
+  change: OrderChange;
+  author: ChangeAuthor;
+  writes?: readonly StagedWrite[];
+}
+
+/** How long {@link commitUntilLanded} keeps trying (under the functions' 15 s timeout). */
+export const LANDING_TIMEOUT_MS = 10_000;
+
+/**
+ * Reads the order, asks `decide` what to write on it, and commits that in one transaction
+ * ({@link commitOrderChange}); after a conflict it waits a moment (jittered, growing to 200 ms),
+ * reads the order again and decides again, until the change lands. Every conflict means another
+ * change committed, so a busy order still moves; only `timeoutMs` ends the tries, with a clear
+ * `ORDER_CONFLICT` refusal and nothing written. `decide` may throw an `AppError` to refuse (given
+ * the attempt number, so that it can check whether an earlier attempt's records exist).
+ */
+export async function commitUntilLanded(
+  client: Client,
+  orderId: string,
+  decide: (read: OrderDocument, attempt: number) => Promise<PlannedChange> | PlannedChange,
+  timeoutMs = LANDING_TIMEOUT_MS,
+): Promise<Committed> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    const read = await readOrder(client, orderId);
+    const planned = await decide(read, attempt);
+    const committed = await commitOrderChange(
+      client,
+      read,
+      planned.change,
+      planned.author,
+      Date.now(),
+      planned.writes ?? [],
+    );
+    if (committed !== 'conflict') return committed;
+    if (Date.now() >= deadline)
+      throw new AppError(
+        'ORDER_CONFLICT',
+        `This order kept changing for ${Math.round(timeoutMs / 1000)} s, so nothing was saved. Try again.`,
+        { currentRev: read.rev, attempts: attempt },
+      );
+    const ceiling = Math.min(200, 5 * 2 ** Math.min(attempt, 6));
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+  }
 }
 
 /** A new order: its id, every attribute, and who may read it besides the desk team. */
@@ -150,11 +227,8 @@ export async function commitNewOrder(
           data: { ...order.data, $permissions: order.permissions },
         },
         {
-          action: 'create',
+          ...activityWrite(order.orderId, order.data.rev, activity, author, at),
           databaseId: DATABASE_ID,
-          collectionId: COLLECTIONS.activity,
-          documentId: activityIdFor(order.orderId, order.data.rev),
-          data: activityData(order.orderId, activity, author, at),
         },
       ],
     });

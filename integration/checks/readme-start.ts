@@ -178,6 +178,7 @@ function readEnvFile(file: string): Record<string, string> {
  */
 async function orderLeftForPeople(
   env: Record<string, string>,
+  except: readonly string[] = [],
 ): Promise<{ id: string; number: number }> {
   const databases = new Databases(
     new Client()
@@ -199,7 +200,9 @@ async function orderLeftForPeople(
     });
     const order = (documents as unknown as { $id: string; number: number; paidAt: string }[]).find(
       (doc) =>
-        leftForPeople(doc.$id) && Date.now() - Date.parse(doc.paidAt) < PEOPLE_GRACE_MS - 90_000,
+        !except.includes(doc.$id) &&
+        leftForPeople(doc.$id) &&
+        Date.now() - Date.parse(doc.paidAt) < PEOPLE_GRACE_MS - 90_000,
     );
     if (order) return { id: order.$id, number: order.number };
     await sleep(2_000);
@@ -233,8 +236,16 @@ async function act(page: Page, action: string, done: () => Promise<void>): Promi
   await Promise.race([done(), failed]);
 }
 
-/** The walk through the desk: Ana moves an order from paid to ready, the manager sees it. */
-async function walkThrough(appUrl: string, order: { id: string; number: number }): Promise<string> {
+/**
+ * The walk through the desk on two screens: Ana claims an order, starts it, marks it ready and
+ * hands it over while the manager's table shows each step; then the manager cancels a second order
+ * while Ana's table shows it. Each step is timed from the click to the other screen showing it.
+ */
+async function walkThrough(
+  appUrl: string,
+  order: { id: string; number: number },
+  second: { id: string; number: number },
+): Promise<string> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
@@ -243,22 +254,40 @@ async function walkThrough(appUrl: string, order: { id: string; number: number }
   try {
     const ana = await signIn(browser, appUrl, 'ana@livedesk.test');
     const manager = await signIn(browser, appUrl, 'manager@livedesk.test');
-    say(`signed in as ana@livedesk.test and manager@livedesk.test; order #${order.number}`);
+    say(
+      `signed in as ana@livedesk.test and manager@livedesk.test; orders #${order.number}, #${second.number}`,
+    );
+    const rowOn = (page: Page, number: number) =>
+      page.locator(`[data-testid="order-row"][data-order-number="${number}"]`);
     await manager.goto(`${appUrl}/orders?q=${order.number}`);
-    const row = manager.locator(`[data-testid="order-row"][data-order-number="${order.number}"]`);
+    const row = rowOn(manager, order.number);
     await row.filter({ hasText: 'Paid' }).waitFor({ timeout: STEP_TIMEOUT_MS });
 
     await ana.goto(`${appUrl}/orders/${order.id}?view=board`);
     await ana.getByRole('dialog').getByTestId('assignee').waitFor({ timeout: STEP_TIMEOUT_MS });
-    // Ana's own screen changes at once (optimistically); the manager's only once the backend
-    // took the change: each step is done when the manager sees it.
-    const seen = (text: string) => () =>
-      row.filter({ hasText: text }).waitFor({ timeout: STEP_TIMEOUT_MS });
-    await act(ana, 'Claim', seen('Ana Silva'));
-    await act(ana, 'Start preparing', seen('Preparing'));
-    const clicked = Date.now();
-    await act(ana, 'Mark ready', seen('Ready'));
-    return `order #${order.number} claimed, started and marked ready by Ana; the manager's table showed Ready ${Date.now() - clicked} ms after the click`;
+    // Ana's own screen changes at once (optimistically); the other screen only once the backend
+    // took the change: each step is done when the other screen shows it.
+    const steps: string[] = [];
+    const timed = async (label: string, page: Page, action: string, seen: () => Promise<void>) => {
+      const clicked = Date.now();
+      await act(page, action, seen);
+      steps.push(`${label} ${Date.now() - clicked} ms`);
+    };
+    const seenOn = (target: ReturnType<typeof rowOn>, text: string) => () =>
+      target.filter({ hasText: text }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    await timed('claim', ana, 'Claim', seenOn(row, 'Ana Silva'));
+    await timed('start', ana, 'Start preparing', seenOn(row, 'Preparing'));
+    await timed('ready', ana, 'Mark ready', seenOn(row, 'Ready'));
+    await timed('hand over', ana, 'Hand over', seenOn(row, 'Done'));
+
+    await ana.goto(`${appUrl}/orders?q=${second.number}`);
+    const anaRow = rowOn(ana, second.number);
+    await anaRow.filter({ hasText: 'Paid' }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    await manager.goto(`${appUrl}/orders/${second.id}?view=board`);
+    const drawer = manager.getByRole('dialog');
+    await drawer.getByRole('button', { name: /^Cancel (order|with refund)$/ }).click();
+    await timed('cancel (manager)', manager, 'Yes, cancel', seenOn(anaRow, 'Canceled'));
+    return `orders #${order.number} and #${second.number} through the desk; click → the other screen: ${steps.join(', ')}`;
   } finally {
     await browser.close();
   }
@@ -349,7 +378,8 @@ async function main(): Promise<void> {
       );
     say(`app at ${appUrl}; .env made from .env.example (BACKEND_DATA_DIR=${env.BACKEND_DATA_DIR})`);
     const order = await orderLeftForPeople(env);
-    const walked = await walkThrough(appUrl, order);
+    const second = await orderLeftForPeople(env, [order.id]);
+    const walked = await walkThrough(appUrl, order, second);
     say(walked);
     const left = await stop(child, copy);
     child = null;

@@ -48,7 +48,7 @@ function cartBody(overrides: Record<string, unknown> = {}): Record<string, unkno
       { productId: products[0]!.id, qty: 2, unitPriceCents: 400 },
       { productId: products[1]!.id, qty: 1, unitPriceCents: 280 },
     ],
-    customerName: '  Cleo Customer ',
+    customerName: 'Cleo Customer',
     customerEmail: 'cleo@example.test',
     ...overrides,
   };

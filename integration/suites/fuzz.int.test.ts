@@ -12,6 +12,7 @@ import { backend, serverClient } from '../support/clients.ts';
 import { startOwnBackend } from '../support/own-backend.ts';
 import { rawExchange } from '../support/raw-http.ts';
 import type { BackendConnection, StartedBackend } from '../targets/types.ts';
+import { loadSize } from '../support/load-size.ts';
 
 // A seeded fuzz test of the endpoints the product uses — account and sessions, documents of
 // every collection (list with queries, get, create, update, upsert, delete, increment, bulk),
@@ -23,8 +24,8 @@ import type { BackendConnection, StartedBackend } from '../targets/types.ts';
 
 const SEED = Number(process.env.LIVEDESK_FUZZ_SEED ?? 20261123);
 /** HTTP cases and realtime messages tried at most, and the time they may take. */
-const HTTP_CASES = Number(process.env.LIVEDESK_FUZZ_CASES ?? 1500);
-const REALTIME_MESSAGES = 300;
+const HTTP_CASES = Number(process.env.LIVEDESK_FUZZ_CASES ?? loadSize(1500));
+const REALTIME_MESSAGES = loadSize(300);
 const BUDGET_MS = 90_000;
 
 const HOSTILE = [

@@ -17,8 +17,11 @@ import {
 } from '../../domain/testing/expected-actions.ts';
 import { installBrowserGlobals, storage } from '../support/browser.ts';
 import { backend, beforeAllOnTarget, serverClient, webClient } from '../support/clients.ts';
-import { finishedExecution, poll, tickScheduler } from '../support/functions.ts';
+import { finishedExecution, tickScheduler } from '../support/functions.ts';
 import { createWebUser, type WebUser } from '../support/realtime.ts';
+import { callFunction } from '../support/desk.ts';
+import { expireAll } from '../../functions/expire-pending/src/main.ts';
+import { commitOrderChange } from '../../functions/_shared/order-writes.ts';
 
 installBrowserGlobals();
 
@@ -413,33 +416,20 @@ describe('order-action (the order workflow enforced on the server)', () => {
     expect(await readOrder(order.$id)).toMatchObject({ status: 'paid', rev: 0 });
   });
 
-  it('counts a note written directly by the team on its order (on-note)', async () => {
+  it('a note added through note-action moves the order on: an action on the older rev is stale', async () => {
     const order = await createOrder({ status: 'preparing', rev: 0 });
-    const note = await new WebDatabases(staff.client).createDocument({
-      databaseId: DATABASE_ID,
-      collectionId: COLLECTIONS.notes,
-      documentId: ID.unique(),
-      data: {
-        orderId: order.$id,
-        authorId: staff.userId,
-        authorName: staff.name,
-        body: 'Extra hot, please.',
-      },
+    const added = await callFunction(staff.client, FUNCTIONS.noteAction, {
+      action: 'add',
+      noteId: ID.unique(),
+      orderId: order.$id,
+      body: 'Extra hot, please.',
     });
-    const counted = await poll(
-      () => readOrder(order.$id),
-      (o) => o.noteCount === 1,
-      15_000,
-      'the note to be counted',
-    );
-    expect(counted).toMatchObject({ rev: 1, updatedByName: 'Sam Staff' });
-    const record = await new Databases(serverClient()).getDocument({
-      databaseId: DATABASE_ID,
-      collectionId: COLLECTIONS.activity,
-      documentId: `note.${note.$id}`,
+    expect(added.status).toBe(200);
+    expect(await readOrder(order.$id)).toMatchObject({
+      rev: 1,
+      noteCount: 1,
+      updatedByName: 'Sam Staff',
     });
-    expect(record).toMatchObject({ kind: 'note', orderId: order.$id, actorId: staff.userId });
-    // A staff action naming the rev from before the note is now stale.
     const stale = await act(staff.client, { orderId: order.$id, action: 'ready', expectedRev: 0 });
     expect(stale.body.error).toMatchObject({ code: 'ORDER_CONFLICT' });
   });
@@ -448,12 +438,12 @@ describe('order-action (the order workflow enforced on the server)', () => {
 describe('expire-pending', () => {
   const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
-  async function runExpirePending(): Promise<{ canceled: number; skipped: number }> {
+  async function runExpirePending(): Promise<{ canceled: number; retried: number }> {
     const execution = await new Functions(serverClient()).createExecution({
       functionId: FUNCTIONS.expirePending,
     });
     expect(execution.status, execution.errors).toBe('completed');
-    return JSON.parse(execution.responseBody) as { canceled: number; skipped: number };
+    return JSON.parse(execution.responseBody) as { canceled: number; retried: number };
   }
 
   it('runs every minute', async () => {
@@ -524,5 +514,65 @@ describe('expire-pending', () => {
       status: 'completed',
     });
     expect(await readOrder(stale.$id)).toMatchObject({ status: 'canceled' });
+  });
+
+  it('cancels 120 expired orders of mixed revisions with bulk updates, each with its record', async () => {
+    const orders = await Promise.all(
+      Array.from({ length: 120 }, (_, i) =>
+        createOrder({
+          status: i % 3 === 0 ? 'payment_failed' : 'pending_payment',
+          paymentStatus: 'requires_payment_method',
+          rev: i % 3,
+          $createdAt: minutesAgo(40),
+        }),
+      ),
+    );
+    const pending = orders.filter((order) => order.status === 'pending_payment');
+    const { canceled } = await expireAll(serverClient(), Date.now());
+    expect(canceled).toBeGreaterThanOrEqual(pending.length);
+    for (const order of pending) {
+      expect(await readOrder(order.$id)).toMatchObject({ status: 'canceled', rev: order.rev + 1 });
+      expect(await activity(order.$id, order.rev + 1)).toMatchObject({ kind: 'canceled' });
+    }
+    for (const order of orders.filter((o) => o.status !== 'pending_payment'))
+      expect(await readOrder(order.$id)).toMatchObject({ status: 'payment_failed', rev: 0 });
+  });
+
+  it('never writes a record without its change while payments land at the same moment', async () => {
+    const orders = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        createOrder({
+          status: 'pending_payment',
+          paymentStatus: 'requires_payment_method',
+          rev: 0,
+          $createdAt: minutesAgo(35),
+        }),
+      ),
+    );
+    const pay = async (order: OrderDocument) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 60));
+      return commitOrderChange(
+        serverClient(),
+        order,
+        {
+          patch: { rev: 1, updatedById: 'stripe', updatedByName: 'Stripe', status: 'paid' },
+          activity: { kind: 'paid', data: {} },
+        },
+        { id: null, name: 'Stripe' },
+        Date.now(),
+      );
+    };
+    await Promise.all([
+      expireAll(serverClient(), Date.now()),
+      ...orders.filter((_, i) => i % 2 === 0).map(pay),
+    ]);
+    await expireAll(serverClient(), Date.now());
+    for (const order of orders) {
+      const now = await readOrder(order.$id);
+      expect(now.rev).toBe(1);
+      expect(['paid', 'canceled']).toContain(now.status);
+      const record = await activity(order.$id, 1);
+      expect(record.kind).toBe(now.status === 'paid' ? 'paid' : 'canceled');
+    }
   });
 });

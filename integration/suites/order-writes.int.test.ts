@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
 import type { OrderDocument, OrderDocumentData } from '../../domain/order.ts';
 import type { OrderChange } from '../../domain/order-machine.ts';
-import { commitNewOrder, commitOrderChange } from '../../functions/_shared/order-writes.ts';
+import {
+  commitNewOrder,
+  commitOrderChange,
+  commitUntilLanded,
+} from '../../functions/_shared/order-writes.ts';
 import { serverClient } from '../support/clients.ts';
 import { activityOf, readOrderDocument } from '../support/payments.ts';
 
@@ -137,5 +141,89 @@ describe('order-writes: an order and its activity record in one transaction', ()
     });
     await expect(readOrderDocument(otherId)).rejects.toMatchObject({ code: 404 });
     expect(await activityOf(otherId)).toEqual([]);
+  });
+
+  it('writes the records a change is about in the same transaction, or none of them', async () => {
+    const order = await newOrder();
+    const noteWrite = (documentId: string) => ({
+      action: 'create' as const,
+      collectionId: COLLECTIONS.notes,
+      documentId,
+      data: { orderId: order.$id, authorId: 'u1', authorName: 'Ana', body: 'Hi' },
+    });
+    const noted: OrderChange = {
+      patch: { rev: 1, updatedById: 'u1', updatedByName: 'Ana', noteCount: 1 },
+      activity: { kind: 'note', data: {} },
+    };
+    const first = ID.unique();
+    const committed = await commitOrderChange(serverClient(), order, noted, author, Date.now(), [
+      noteWrite(first),
+    ]);
+    expect(committed).toMatchObject({ order: { rev: 1, noteCount: 1 } });
+    const databases = new Databases(serverClient());
+    expect(
+      await databases.getDocument({
+        databaseId: DATABASE_ID,
+        collectionId: COLLECTIONS.notes,
+        documentId: first,
+      }),
+    ).toMatchObject({ orderId: order.$id });
+    // A record whose id is taken: nothing at all is written.
+    const read = await readOrderDocument(order.$id);
+    const again: OrderChange = { ...noted, patch: { ...noted.patch, rev: 2, noteCount: 2 } };
+    expect(
+      await commitOrderChange(serverClient(), read, again, author, Date.now(), [noteWrite(first)]),
+    ).toBe('conflict');
+    expect(await readOrderDocument(order.$id)).toMatchObject({ rev: 1, noteCount: 1 });
+    expect(await activityOf(order.$id)).toHaveLength(2);
+  });
+
+  it('commitUntilLanded lands every one of 12 concurrent changes, deciding each on a fresh read', async () => {
+    const order = await newOrder();
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        commitUntilLanded(serverClient(), order.$id, (read) => ({
+          change: {
+            patch: {
+              rev: read.rev + 1,
+              updatedById: 'u1',
+              updatedByName: 'Ana',
+              attachmentCount: read.attachmentCount + 1,
+            },
+            activity: { kind: 'attachment', data: {} },
+          },
+          author,
+        })),
+      ),
+    );
+    expect(new Set(results.map((result) => result.order.rev)).size).toBe(12);
+    expect(await readOrderDocument(order.$id)).toMatchObject({ rev: 12, attachmentCount: 12 });
+    expect(await activityOf(order.$id)).toHaveLength(13);
+  });
+
+  it('commitUntilLanded gives up only at its time limit, with a clear refusal and nothing written', async () => {
+    const order = await newOrder();
+    // A decision that is always stale: the order changes between every read and commit.
+    const databases = new Databases(serverClient());
+    const refused = commitUntilLanded(
+      serverClient(),
+      order.$id,
+      async (read) => {
+        await databases.updateDocument({
+          databaseId: DATABASE_ID,
+          collectionId: COLLECTIONS.orders,
+          documentId: order.$id,
+          data: { customerName: `Tia ${Math.random()}` },
+        });
+        return { change: claim(read.rev), author };
+      },
+      1_500,
+    );
+    await expect(refused).rejects.toMatchObject({
+      code: 'ORDER_CONFLICT',
+      message: expect.stringMatching(/kept changing .* nothing was saved/),
+    });
+    expect(await readOrderDocument(order.$id)).toMatchObject({ rev: 0, assigneeId: null });
+    expect(await activityOf(order.$id)).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { COLLECTIONS, DATABASE_ID, FUNCTIONS } from '../../domain/ids.ts';
 import type { OrderDocument } from '../../domain/order.ts';
 import { TEST_CARDS, type PaidCheckout } from '../../scripts/lib/checkout-customers.ts';
+import { refundActorMetadata } from '../../domain/stripe-webhook.ts';
 import { Random } from '../../scripts/lib/random.ts';
 import { beforeAllOnTarget, serverClient } from '../support/clients.ts';
 import { poll } from '../support/functions.ts';
@@ -133,17 +134,54 @@ describe('refunds and cancels of card payments (order-action)', () => {
       rev: order.rev + 2,
     });
     const timeline = await activityOf(order.$id);
+    // Stripe's charge.refunded may reach stripe-webhook before order-action records the refund it
+    // made: then the webhook records it — as the manager, named in the refund's metadata — and
+    // order-action adds nothing: one record per refund, by who asked for it, either way.
     expect(timeline.map((record) => [record.kind, record.actorName])).toEqual([
       ['created', expect.any(String)],
       ['paid', 'Stripe'],
       ['refund', 'Mia Manager'],
       ['refund', 'Oscar Owner'],
     ]);
-    expect(JSON.parse(timeline[3]!.data)).toEqual({
+    // order-action adds the caller's role (`by`); a record written by the webhook has none.
+    expect(JSON.parse(timeline[3]!.data)).toMatchObject({
       amountCents: order.totalCents - 300,
       refundedCents: order.totalCents,
       full: true,
-      by: 'manager',
+    });
+  });
+
+  it('a refund whose charge.refunded is recorded by the webhook names the manager in its metadata; one made outside the desk is Stripe’s', async () => {
+    const { order } = await paidOrder();
+    const pi = order.paymentIntentId!;
+    // What order-action sends to Stripe, as if it stopped before recording the refund itself.
+    await double.stripe.refunds.create({
+      payment_intent: pi,
+      amount: 200,
+      metadata: {
+        orderId: order.$id,
+        rev: String(order.rev),
+        ...refundActorMetadata({ id: manager.userId, name: 'Mia Manager' }),
+      },
+    });
+    await refundEventsProcessed(pi, 1);
+    expect(await readOrderDocument(order.$id)).toMatchObject({
+      refundedCents: 200,
+      rev: order.rev + 1,
+      updatedById: manager.userId,
+      updatedByName: 'Mia Manager',
+    });
+    await double.stripe.refunds.create({ payment_intent: pi, amount: 100 });
+    await refundEventsProcessed(pi, 2);
+    const timeline = await activityOf(order.$id);
+    expect(timeline.slice(-2).map((record) => [record.kind, record.actorName])).toEqual([
+      ['refund', 'Mia Manager'],
+      ['refund', 'Stripe'],
+    ]);
+    expect(await readOrderDocument(order.$id)).toMatchObject({
+      refundedCents: 300,
+      rev: order.rev + 2,
+      updatedByName: 'Stripe',
     });
   });
 

@@ -8,6 +8,10 @@ import { Seeder } from '../../scripts/lib/seeder.ts';
 import { leftForPeople, Simulator } from '../../scripts/lib/simulator.ts';
 import { schema } from '../../scripts/schema.ts';
 import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
+import type { OrderDocument } from '../../domain/order.ts';
+import { describeDrift } from '../../domain/order-invariants.ts';
+import { auditOrders } from '../../functions/_shared/order-audit.ts';
+import { repairSince } from '../../functions/repair-orders/src/main.ts';
 import { backend, serverClient } from '../support/clients.ts';
 import { startOwnBackend } from '../support/own-backend.ts';
 
@@ -15,7 +19,7 @@ const OPEN_ORDERS = 8;
 const BUMPED_REV = 50;
 
 /**
- * The simulator shares the backend with the desk: people act on orders and `on-note` counts
+ * The simulator shares the backend with the desk: people act on orders and `note-action` counts
  * notes, both moving an order's `rev` on behind the simulator's back. Its writes must never put
  * an older `rev` over a newer one (every desk would ignore them). A backend of the test's own,
  * since the simulator works on every open order it finds.
@@ -225,4 +229,54 @@ describe('simulator in demo mode (npm start)', () => {
       expect(untouchable.has(entry.orderId as string)).toBe(false);
     }
   });
+});
+
+/**
+ * What the simulator writes keeps the invariants the repairer checks (domain/order-invariants.ts):
+ * every revision has its record `<orderId>.r<rev>`, counts equal what they count. Otherwise
+ * `repair-orders` would write "Livedesk corrected the order’s counts" entries on simulated orders
+ * under `npm start`.
+ */
+describe('simulator and the repairer', () => {
+  it('leaves no drift: the invariant checker and repair-orders find nothing', async (context) => {
+    await using started = await startOwnBackend();
+    if (!started)
+      return context.skip(`the ${backend().kind} target does not start a backend per test`);
+    const admin = serverClient(started);
+    await new Provisioner(admin).apply({ ...schema, functions: [] });
+    const seeder = new Seeder(admin);
+    await seeder.ensureCatalog();
+    await seeder.ensureAccounts();
+    await seeder.ensureSimulatedStaff();
+    // Over 30 days: every seeded order, however old, comes with its whole history.
+    await seeder.seedOrders(24, { staff: SIMULATED_STAFF, days: 30 });
+    const since = Date.now() - 1000;
+
+    // Both modes: `npm run simulate` (every open order) and `npm start` (beside people).
+    const fullSimulator = new Simulator(admin, 5);
+    await fullSimulator.prepare();
+    const fullStats = await fullSimulator.run(40, 3);
+    const demoSimulator = new Simulator(admin, 6, 'demo');
+    await demoSimulator.prepare();
+    const demoStats = await demoSimulator.run(30, 2);
+    expect(fullStats.errors + demoStats.errors).toBe(0);
+    for (const kind of ['new-order', 'claim', 'advance', 'note'] as const)
+      expect(fullStats.byKind[kind], kind).toBeGreaterThan(0);
+
+    const orders = (await everyDocument(admin, COLLECTIONS.orders)) as unknown as OrderDocument[];
+    const drift = await auditOrders(admin, orders);
+    const repairer = await repairSince(admin, since, {
+      repair: false,
+      untilMs: Date.now() + 1000,
+    });
+    console.log(
+      `[simulator] ${fullStats.events + demoStats.events} events on ${orders.length} orders; drift ${drift.length}; repair-orders checked ${repairer.checked}, found ${repairer.drift.length}`,
+    );
+    expect(drift.map(describeDrift)).toEqual([]);
+    expect(repairer.checked).toBeGreaterThan(0);
+    expect(repairer.drift.map(describeDrift)).toEqual([]);
+    // No activity record outside the `<orderId>.r<rev>` scheme.
+    for (const entry of await everyDocument(admin, COLLECTIONS.activity))
+      expect(entry.$id as string).toMatch(/\.r\d+$/);
+  }, 120_000);
 });

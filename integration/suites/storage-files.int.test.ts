@@ -174,6 +174,31 @@ describe('storage files', () => {
     expect(md5(downloaded.bytes)).toBe(md5(bytes));
   });
 
+  it('takes a first chunk whose fileId comes after the file (its id unknown while it arrives)', async () => {
+    const bytes = patternBytes(8 * MB, 41);
+    const fileId = ID.unique();
+    const first = await postFile({
+      bucketId,
+      fileId,
+      name: 'late-id.bin',
+      ...chunkOf(bytes, 1),
+      fileFirst: true,
+    });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ $id: fileId, chunksUploaded: 1, chunksTotal: 2 });
+    const last = await postFile({
+      bucketId,
+      fileId,
+      name: 'late-id.bin',
+      ...chunkOf(bytes, 2),
+      uploadId: fileId,
+      fileFirst: true,
+    });
+    expect(last.body).toMatchObject({ chunksUploaded: 2, signature: md5(bytes) });
+    const downloaded = await getRaw(`/storage/buckets/${bucketId}/files/${fileId}/download`);
+    expect(md5(downloaded.bytes)).toBe(md5(bytes));
+  });
+
   it('takes the chunks of one upload sent all at once', async () => {
     const bytes = patternBytes(23 * MB, 11);
     const fileId = ID.unique();
@@ -188,6 +213,62 @@ describe('storage files', () => {
     expect(answers.filter((item) => item.body.chunksUploaded === 5)).toHaveLength(1);
     const file = await storage().getFile({ bucketId, fileId });
     expect(file).toMatchObject({ chunksUploaded: 5, signature: md5(bytes) });
+  });
+
+  it('leaves nothing of a chunk refused once its bytes were read (permissions after the file, a short body) for a later upload of that id', async () => {
+    const fileId = ID.unique();
+    // chunk 3 of a 14 MB upload, its permissions (sent after the file) invalid: refused
+    const stale = patternBytes(14 * MB, 31);
+    expectRefused(
+      await postFile({
+        bucketId,
+        fileId,
+        name: 'late.bin',
+        ...chunkOf(stale, 3),
+        uploadId: fileId,
+        permissions: ['read("nobody-knows-this-role")'],
+      }),
+      400,
+      'general_argument_invalid',
+    );
+    // chunk 1 with fewer bytes than its range names: refused
+    const short = chunkOf(stale, 1);
+    expectRefused(
+      await postFile({
+        bucketId,
+        fileId,
+        name: 'late.bin',
+        data: short.data.subarray(0, 1000),
+        contentRange: short.contentRange,
+        uploadId: fileId,
+      }),
+      400,
+      'storage_invalid_content_range',
+    );
+    expect((await refusal(storage().getFile({ bucketId, fileId }))).type).toBe(
+      'storage_file_not_found',
+    );
+    // the id then takes a smaller upload: none of the refused bytes are part of it
+    const bytes = patternBytes(7 * MB, 32);
+    for (const index of [2, 1]) {
+      const answer = await postFile({
+        bucketId,
+        fileId,
+        name: 'late.bin',
+        ...chunkOf(bytes, index),
+        uploadId: fileId,
+      });
+      expect(answer.status).toBe(201);
+    }
+    const file = await storage().getFile({ bucketId, fileId });
+    expect(file).toMatchObject({
+      chunksUploaded: 2,
+      sizeOriginal: bytes.length,
+      signature: md5(bytes),
+    });
+    const downloaded = await getRaw(`/storage/buckets/${bucketId}/files/${fileId}/download`);
+    expect(downloaded.bytes.length).toBe(bytes.length);
+    expect(md5(downloaded.bytes)).toBe(md5(bytes));
   });
 
   it('refuses each bad upload with Appwrite’s error and keeps nothing of it', async () => {

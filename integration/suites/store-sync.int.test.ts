@@ -177,10 +177,9 @@ async function seed(admin: Client): Promise<{ doomed: GeneratedOrder[]; oldInSco
  * so they are in that read) and while live; it waits for the store to drop them before the
  * next cut.
  *
- * Functions are not deployed: `on-note` bumps an order's `rev` behind the simulator, which
- * writes `rev + 1` from its own cached copy (a lower `rev` could then land after a higher one:
- * a conflict of the test's writers, not of the store), and their runtimes would take CPU from
- * the traffic. Notes are still written and delivered (on the notes channel).
+ * Functions are not deployed: their runtimes would take CPU from the traffic. The simulator's
+ * notes are written with their order's count, `rev` and record in one transaction (as
+ * `note-action` does) and delivered on the notes channel.
  */
 describe('the desk store against the local backend (issue 3)', () => {
   let started: StartedBackend | null = null;

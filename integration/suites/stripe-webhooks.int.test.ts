@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { CONFIGURED_ENDPOINT_ID, LOCAL_KEYS } from '../../emulator/stripe/index.ts';
@@ -225,6 +228,51 @@ describe('the Stripe double: webhook delivery', () => {
     expect(receiver.received).toHaveLength(0);
     await receiver.waitFor(1);
     expect(receiver.received[0]!.at - sent).toBeGreaterThanOrEqual(1500);
+  });
+
+  it('keeps late, held and retrying deliveries across a restart, and makes them when due', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'livedesk-stripe-'));
+    try {
+      await using late = await WebhookReceiver.start();
+      await using held = await WebhookReceiver.start();
+      await using failing = await WebhookReceiver.start([500]);
+      let ids: { late: string; held: string; failing: string };
+      const sent = Date.now();
+      {
+        await using first = await startDouble({ dataDir });
+        ids = {
+          late: (await endpoint(first, late, { delayMs: '1500' })).id,
+          held: (await endpoint(first, held, { hold: 'true' })).id,
+          failing: (await endpoint(first, failing, { retryBaseMs: '800', maxAttempts: '3' })).id,
+        };
+        await pay(first);
+        // Both first attempts answered and their retries queued (an attempt under way when the
+        // double stops is made again after the restart).
+        await expect.poll(async () => (await attempts(first, ids.failing)).length).toBe(2);
+        // Stopped before the late deliveries are due, with two held and one retry pending.
+        expect(late.received).toHaveLength(0);
+      }
+      await using second = await startDouble({ dataDir });
+      await late.waitFor(2);
+      expect(late.received[0]!.at - sent).toBeGreaterThanOrEqual(1500);
+      expect(late.types()).toEqual(['payment_intent.created', 'payment_intent.succeeded']);
+      expect(held.received).toHaveLength(0);
+      expect(await second.control('POST', `/webhook_endpoints/${ids.held}/flush`)).toEqual({
+        flushed: 2,
+      });
+      await held.waitFor(2);
+      // Attempts 1 of both events before the restart, 2 and 3 after it; then it gives up.
+      await failing.waitFor(6);
+      const after = await attempts(second, ids.failing);
+      expect(after.map((a) => a.attempt).sort()).toEqual([2, 2, 3, 3]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(failing.received).toHaveLength(6);
+      const events = await second.stripe.events.list({ limit: 10 });
+      // Delivered to the late and held endpoints; the failing one still counts as pending.
+      expect(events.data.map((event) => event.pending_webhooks)).toEqual([1, 1]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('delivers to the configured URL with the configured secret, and only wanted events', async () => {

@@ -52,6 +52,8 @@ export interface PostFileOptions {
   /** `X-Appwrite-ID` header. */
   uploadId?: string;
   permissions?: string[];
+  /** Sends the file part before the `fileId` field (the SDKs send `fileId` first). */
+  fileFirst?: boolean;
   /** Credentials: the API key (default) or none. */
   headers?: Record<string, string>;
   connection?: BackendConnection;
@@ -61,8 +63,10 @@ export interface PostFileOptions {
 export async function postFile(options: PostFileOptions): Promise<RawAnswer> {
   const connection = options.connection ?? backend();
   const form = new FormData();
+  const file = new File([new Uint8Array(options.data)], options.name);
+  if (options.fileFirst) form.append('file', file);
   form.append('fileId', options.fileId);
-  form.append('file', new File([new Uint8Array(options.data)], options.name));
+  if (!options.fileFirst) form.append('file', file);
   for (const permission of options.permissions ?? []) form.append('permissions[]', permission);
   const headers: Record<string, string> = {
     'x-appwrite-project': connection.projectId,

@@ -108,9 +108,12 @@ export class LocalBackendContainer implements BackendTarget {
       this.image ??
       (await localBackendImage(engine.client, (line) => console.log(`[container] ${line}`)));
     const port = await freePort();
+    // The Stripe API double keeps one port across restarts: provisioned functions hold its address.
+    const stripeDoublePort = String(await freePort());
     const container = await new GenericContainer(image)
       .withNetworkMode('host')
       .withEnvironment({
+        STRIPE_DOUBLE_PORT: stripeDoublePort,
         ...this.environment,
         BACKEND_HOST: '127.0.0.1',
         BACKEND_PORT: String(port),

@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { Account, Client, Databases, Functions, ID, Query } from 'node-appwrite';
-import type { CartLine } from '../../domain/cart.ts';
+import { MIN_TOTAL_CENTS, type CartLine } from '../../domain/cart.ts';
 import { productFromDocument, type Product } from '../../domain/entities.ts';
 import { appErrorFromBody, AppError } from '../../domain/errors.ts';
 import { COLLECTIONS, DATABASE_ID, FUNCTIONS } from '../../domain/ids.ts';
 import type { OrderDocument } from '../../domain/order.ts';
 import { stripeBrowserSettings } from '../../domain/stripe-config.ts';
+import { FIRST_NAMES, LAST_NAMES } from './demo-data.ts';
 import type { Random } from './random.ts';
 
 /** Where the customers' scripts reach Appwrite (an API key, to open anonymous sessions). */
@@ -126,9 +127,13 @@ export class CheckoutCustomers {
 
   /** A cart of 1–4 catalog products, 1–3 of each, with the prices the shop shows. */
   cart(random: Random): CartLine[] {
-    const lines = random.int(1, Math.min(4, this.catalog.length));
+    // Products priced at least the smallest total, so that every cart can be paid by card (a
+    // shared backend's catalog may hold a test's 1-cent product).
+    const payable = this.catalog.filter((product) => product.priceCents >= MIN_TOTAL_CENTS);
+    const catalog = payable.length > 0 ? payable : this.catalog;
+    const lines = random.int(1, Math.min(4, catalog.length));
     const picked = new Set<Product>();
-    while (picked.size < lines) picked.add(random.pick(this.catalog));
+    while (picked.size < lines) picked.add(random.pick(catalog));
     return [...picked].map((product) => ({
       productId: product.id,
       qty: random.int(1, 3),
@@ -192,8 +197,7 @@ export class CheckoutCustomers {
     const body = {
       orderId: ID.unique(),
       items: this.cart(random),
-      customerName: `Customer ${random.int(1, 9_999)}`,
-      customerEmail: `customer${random.int(1, 999_999)}@example.test`,
+      ...customerNamed(random),
     };
     let started = performance.now();
     const answer = await this.checkout(customer, body);
@@ -238,4 +242,14 @@ export class CheckoutCustomers {
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
   }
+}
+
+/** A customer's name and email as the demo data has them (`Ana Silva`, `ana.silva42@example.test`). */
+function customerNamed(random: Random): { customerName: string; customerEmail: string } {
+  const first = random.pick(FIRST_NAMES);
+  const last = random.pick(LAST_NAMES);
+  return {
+    customerName: `${first} ${last}`,
+    customerEmail: `${first}.${last}${random.int(1, 999)}@example.test`.toLowerCase(),
+  };
 }

@@ -16,8 +16,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Waits until `GET {endpoint}/health/version` answers, or fails after `timeoutMs`. */
-export async function waitForHealth(endpoint: string, timeoutMs = 30_000): Promise<void> {
+/** Waits until `GET {endpoint}/health/version` answers, or fails after `timeoutMs` (a hang bound: a busy 2-core machine can take tens of seconds to restart a backend). */
+export async function waitForHealth(endpoint: string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown = null;
   while (Date.now() < deadline) {

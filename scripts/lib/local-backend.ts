@@ -42,12 +42,16 @@ export class LocalBackend {
   async start(): Promise<StartedLocalBackend> {
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'livedesk-backend-'));
+    // The Stripe API double gets a port of its own once: a restart keeps it, so the functions'
+    // STRIPE_API_URL (set by provisioning) still points at it afterwards.
+    const env = { ...this.options.env };
+    env.STRIPE_DOUBLE_PORT ??= String(await freePort());
     const started = new StartedLocalBackend({
       port,
       dataDir,
       projectId: this.options.projectId ?? 'livedesk-test',
       apiKey: this.options.apiKey ?? `test-${randomBytes(16).toString('hex')}`,
-      env: this.options.env ?? {},
+      env,
       verbose: this.options.verbose ?? process.env.BACKEND_VERBOSE === '1',
       nice: this.options.nice ?? 0,
       abuse: this.options.abuse ?? false,

@@ -1,4 +1,4 @@
-import { AppwriteException, Databases, ID, Query, Teams, Users, type Client } from 'node-appwrite';
+import { AppwriteException, Databases, Query, Teams, Users, type Client } from 'node-appwrite';
 import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID } from '../../domain/ids.ts';
 import { orderFromDocument, type OrderDocument } from '../../domain/order.ts';
 import {
@@ -11,6 +11,7 @@ import {
 } from './demo-data.ts';
 import { generateOrder, orderTimes, type GeneratedOrder } from './order-generator.ts';
 import { ProgressBar } from './progress.ts';
+import { activityIdFor } from '../../functions/_shared/appwrite.ts';
 import { Random } from './random.ts';
 
 /** Documents per `createDocuments` call (Appwrite 1.9 accepts at most 100). */
@@ -149,8 +150,9 @@ export class Seeder {
     );
     const progress = new ProgressBar('orders', count);
     await this.inBatches(COLLECTIONS.orders, orders, (n) => progress.tick(n));
-    const recent = orders.filter((order) => now - Date.parse(order.$createdAt) < 24 * 3600_000);
-    const activities = recent.flatMap((order) => activitiesFor(order));
+    // Every order's whole history: a person changing an old seeded order meets the invariants
+    // repair-orders checks (every revision has its record), not `repaired` entries.
+    const activities = orders.flatMap((order) => activitiesFor(order));
     if (activities.length) {
       const activityProgress = new ProgressBar('activity', activities.length);
       await this.inBatches(COLLECTIONS.activity, activities, (n) => activityProgress.tick(n));
@@ -191,16 +193,19 @@ export class Seeder {
   }
 }
 
-/** Activity records that tell the story of a generated order. */
+/**
+ * Activity records that tell the story of a generated order, one per revision as the functions
+ * write them (`<orderId>.r<rev>`: created r0, then each change in turn), so the seeded history
+ * keeps the invariants `repair-orders` checks.
+ */
 export function activitiesFor(generated: GeneratedOrder): object[] {
   const order = orderFromDocument(generated as unknown as OrderDocument);
   const out: object[] = [];
+  let rev = 0;
   const add = (kind: string, at: number | null, data: Record<string, unknown>, actor: boolean) => {
     if (at === null) return;
     out.push({
-      // 16 random hex digits: thousands of ids are made within one millisecond here, and the
-      // default 7 (28 bits) collided in about one seed in twenty.
-      $id: ID.unique(16),
+      $id: activityIdFor(order.id, rev++),
       $createdAt: new Date(at).toISOString(),
       $updatedAt: new Date(at).toISOString(),
       orderId: order.id,
@@ -213,9 +218,14 @@ export function activitiesFor(generated: GeneratedOrder): object[] {
   };
   add('created', order.createdAt, { number: order.number }, false);
   add('paid', order.paidAt, { amountCents: order.totalCents }, false);
+  // Claimed when paid, or as it was started (the order generator counts one claim).
+  if (order.assigneeId !== null)
+    add('claimed', order.startedAt ?? order.paidAt, { action: 'claim' }, true);
   add('status', order.startedAt, { from: 'paid', to: 'preparing' }, true);
   add('status', order.readyAt, { from: 'preparing', to: 'ready' }, true);
   add('status', order.fulfilledAt, { from: 'ready', to: 'fulfilled' }, true);
   add('canceled', order.canceledAt, {}, false);
+  if (order.status === 'refunded')
+    add('refund', order.updatedAt, { amountCents: order.totalCents, full: true }, false);
   return out;
 }

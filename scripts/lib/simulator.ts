@@ -1,20 +1,12 @@
 import { Databases, ID, Presences, Query, type Client } from 'node-appwrite';
+import type { OrderDocumentData } from '../../domain/order.ts';
 import { AppError } from '../../domain/errors.ts';
 import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
 import { decideOrderAction, type OrderAction } from '../../domain/order-machine.ts';
-import {
-  orderFromDocument,
-  orderToDocumentData,
-  type Order,
-  type OrderDocument,
-} from '../../domain/order.ts';
+import { orderFromDocument, type Order, type OrderDocument } from '../../domain/order.ts';
 import { DEMO_ACCOUNTS, DEMO_PRODUCTS, SIMULATED_STAFF, type DemoAccount } from './demo-data.ts';
-import {
-  isAppwriteError,
-  readOrder,
-  updateDocumentIfUnchanged,
-} from '../../functions/_shared/appwrite.ts';
 import { KeepAliveClient } from '../../functions/_shared/keep-alive-client.ts';
+import { commitNewOrder, commitUntilLanded } from '../../functions/_shared/order-writes.ts';
 import { CheckoutCustomers } from './checkout-customers.ts';
 import { generateOrder } from './order-generator.ts';
 import { Random } from './random.ts';
@@ -27,7 +19,10 @@ export interface SimulationStats {
   events: number;
   byKind: Record<SimulatedEvent, number>;
   errors: number;
-  /** Changes refused because the order had changed meanwhile (it is read again; not counted). */
+  /**
+   * Changes decided on an order that had changed meanwhile (someone else moved its `rev` on): it
+   * is read again and the change decided again on what it is now.
+   */
   conflicts: number;
   seconds: number;
 }
@@ -83,8 +78,10 @@ const NOTES = [
 
 /**
  * Live demo traffic written with an API key: new paid orders, claims, status changes and
- * notes at a target rate. Transitions come from the domain's state machine, so the data
- * stays valid; every change writes an activity record (flushed in bulk).
+ * notes at a target rate. Transitions come from the domain's state machine, and every change is
+ * written as the functions write it (functions/_shared/order-writes.ts): the order, its activity
+ * record `<orderId>.r<rev>` and its note in one transaction, so that the repairer
+ * (`repair-orders`) never finds anything to mend on simulated orders.
  */
 export class Simulator {
   private readonly client: KeepAliveClient;
@@ -92,7 +89,6 @@ export class Simulator {
   private readonly random: Random;
   private readonly open = new Map<string, Order>();
   private readonly busy = new Set<string>();
-  private readonly pendingActivity: object[] = [];
   private nextNumber = 0;
   private inFlight = 0;
   /** Attempts that ended without a change (no error): replaced by others. */
@@ -235,8 +231,6 @@ export class Simulator {
         issued++;
         void this.one();
       }
-      if (this.pendingActivity.length >= 100 || (issued % 10 === 0 && this.pendingActivity.length))
-        void this.flushActivity();
       if (Date.now() - lastReport >= 1000) {
         lastReport = Date.now();
         this.stats.seconds = (lastReport - started) / 1000;
@@ -245,7 +239,6 @@ export class Simulator {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     while (this.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    await this.flushActivity();
     this.stats.seconds = (Date.now() - started) / 1000;
     return { ...this.stats };
   }
@@ -299,33 +292,34 @@ export class Simulator {
     });
     const { $id: _id, $createdAt: _created, $updatedAt: _updated, ...data } = generated;
     const at = new Date(now).toISOString();
-    const document = await this.databases.createDocument({
-      databaseId: DATABASE_ID,
-      collectionId: COLLECTIONS.orders,
-      documentId: ID.unique(),
-      data: {
-        ...data,
-        status: 'paid',
-        paymentStatus: 'succeeded',
-        paidAt: at,
-        startedAt: null,
-        readyAt: null,
-        fulfilledAt: null,
-        canceledAt: null,
-        refundedCents: 0,
-        failureCode: null,
-        assigneeId: null,
-        assigneeName: null,
-        updatedById: null,
-        updatedByName: null,
-        cardBrand: data.cardBrand ?? 'visa',
-        cardLast4: data.cardLast4 ?? '4242',
-        rev: 1,
-      },
-    });
-    const order = orderFromDocument(document as unknown as OrderDocument);
-    this.open.set(order.id, order);
-    this.activity(order.id, 'paid', null, { amountCents: order.totalCents });
+    const orderData = {
+      ...data,
+      status: 'paid',
+      paymentStatus: 'succeeded',
+      paidAt: at,
+      startedAt: null,
+      readyAt: null,
+      fulfilledAt: null,
+      canceledAt: null,
+      refundedCents: 0,
+      failureCode: null,
+      assigneeId: null,
+      assigneeName: null,
+      updatedById: null,
+      updatedByName: null,
+      cardBrand: data.cardBrand ?? 'visa',
+      cardLast4: data.cardLast4 ?? '4242',
+      rev: 1,
+    } as OrderDocumentData;
+    // As the webhook marks an order paid: the order with its record `<orderId>.r1`, together.
+    const { order: document } = await commitNewOrder(
+      this.client,
+      { orderId: ID.unique(), data: orderData, permissions: [] },
+      { kind: 'paid', data: { amountCents: orderData.totalCents } },
+      { id: null, name: null },
+      now,
+    );
+    this.remember(document);
     return true;
   }
 
@@ -363,113 +357,77 @@ export class Simulator {
         ? await this.pickOrder((o) => o.status === 'paid' && o.assigneeId === null)
         : await this.pickOrder(() => true);
     if (!order) return this.newOrder();
-    const action: OrderAction = kind === 'claim' ? 'claim' : NEXT_ACTION[order.status]!;
     const holder =
       this.staff.find((member) => member.id === order.assigneeId) ?? this.random.pick(this.staff);
     const actor = { id: holder.id, name: holder.name, role: holder.role };
-    const change = decideOrderAction(order, { action, expectedRev: order.rev }, actor, Date.now());
-    if (change instanceof AppError) {
-      this.open.delete(order.id);
-      return false;
-    }
     this.busy.add(order.id);
+    let seen: Order = order;
     try {
-      const document = await this.updateIfUnchanged(order, orderToDocumentData(change.patch));
-      if (!document) return false;
-      this.remember(document);
-      this.activity(order.id, change.activity.kind, actor, change.activity.data);
+      // As order-action writes it: decided on the order as it is now (read again after a
+      // conflict), the order and its activity record in one transaction.
+      const { order: written } = await commitUntilLanded(this.client, order.id, (read) => {
+        const now = orderFromDocument(read);
+        if (now.rev !== seen.rev) this.stats.conflicts++;
+        seen = now;
+        if (!this.mayTouch(now)) throw new AppError('ORDER_CONFLICT', 'Someone else has it now.');
+        const action: OrderAction | undefined =
+          kind === 'claim' ? 'claim' : NEXT_ACTION[now.status];
+        if (!action || (kind === 'claim' && now.assigneeId !== null))
+          throw new AppError('INVALID_TRANSITION', 'The order can no longer move this way.');
+        const change = decideOrderAction(now, { action, expectedRev: now.rev }, actor, Date.now());
+        if (change instanceof AppError) throw change;
+        return { change, author: actor };
+      });
+      this.remember(written);
       return true;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      // It can no longer move this way (or is someone else's now): forget it as it was seen.
+      this.rememberOrder(seen);
+      return false;
     } finally {
       this.busy.delete(order.id);
     }
   }
 
   private remember(document: OrderDocument): void {
-    const order = orderFromDocument(document);
+    this.rememberOrder(orderFromDocument(document));
+  }
+
+  private rememberOrder(order: Order): void {
     if (order.status === 'paid' || order.status === 'preparing' || order.status === 'ready')
       this.open.set(order.id, order);
     else this.open.delete(order.id);
-  }
-
-  /**
-   * Writes `data` to `order` only if nobody changed it since it was read (`X-Appwrite-Timestamp`,
-   * as `order-action` does): someone on the desk, or `on-note` counting a note, may have moved
-   * its `rev` on, and a write of an older `rev + 1` would be ignored by every desk. When refused,
-   * the order is read again and null is answered.
-   */
-  private async updateIfUnchanged(order: Order, data: object): Promise<OrderDocument | null> {
-    try {
-      return (await updateDocumentIfUnchanged(
-        this.client,
-        COLLECTIONS.orders,
-        order.id,
-        data,
-        new Date(order.updatedAt).toISOString(),
-      )) as unknown as OrderDocument;
-    } catch (error) {
-      if (!isAppwriteError(error, 409)) throw error;
-      this.remember(await readOrder(this.client, order.id));
-      this.stats.conflicts++;
-      return null;
-    }
   }
 
   private async note(): Promise<boolean> {
     const order = await this.pickOrder(() => true);
     if (!order) return this.newOrder();
     const author = this.random.pick(this.staff);
-    await this.databases.createDocument({
-      databaseId: DATABASE_ID,
-      collectionId: COLLECTIONS.notes,
-      documentId: ID.unique(),
-      data: {
-        orderId: order.id,
-        authorId: author.id,
-        authorName: author.name,
-        body: this.random.pick(NOTES),
-        deleted: false,
+    const noteId = ID.unique();
+    const body = this.random.pick(NOTES);
+    // As note-action writes it: the note, the order's count and rev and the activity together.
+    const { order: written } = await commitUntilLanded(this.client, order.id, (read) => ({
+      change: {
+        patch: {
+          noteCount: (read.noteCount ?? 0) + 1,
+          rev: read.rev + 1,
+          updatedById: author.id,
+          updatedByName: author.name,
+        },
+        activity: { kind: 'note', data: { action: 'added', noteId, excerpt: body.slice(0, 140) } },
       },
-    });
+      author,
+      writes: [
+        {
+          action: 'create',
+          collectionId: COLLECTIONS.notes,
+          documentId: noteId,
+          data: { orderId: order.id, authorId: author.id, authorName: author.name, body },
+        },
+      ],
+    }));
+    this.remember(written);
     return true;
-  }
-
-  private activity(
-    orderId: string,
-    kind: string,
-    actor: { id: string; name: string } | null,
-    data: Record<string, unknown>,
-  ): void {
-    const at = new Date().toISOString();
-    this.pendingActivity.push({
-      // More random digits than the default 7: one duplicate would fail its whole batch.
-      $id: ID.unique(16),
-      orderId,
-      kind,
-      actorId: actor?.id ?? null,
-      actorName: actor?.name ?? null,
-      data: JSON.stringify(data),
-      at,
-    });
-  }
-
-  private async flushActivity(): Promise<void> {
-    if (!this.pendingActivity.length) return;
-    const batch = this.pendingActivity.splice(0, 100);
-    this.inFlight++;
-    try {
-      await this.databases.createDocuments({
-        databaseId: DATABASE_ID,
-        collectionId: COLLECTIONS.activity,
-        documents: batch,
-      });
-    } catch (error) {
-      this.stats.errors++;
-      if (this.stats.errors <= 5 && !this.stopped)
-        console.error(
-          `[simulate] activity batch failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
-    } finally {
-      this.inFlight--;
-    }
   }
 }

@@ -32,7 +32,18 @@ describe('vitestCounts', () => {
       false,
     );
     expect(counts).toMatchObject({ passed: 2, failed: 2, notRun: 1 });
-    expect(counts.notes).toEqual(['1 file(s) failed']);
+    expect(counts.notes).toEqual([
+      '1 file(s) failed',
+      'failed: suites/a.int.test.ts › a.int.test.ts test 1; suites/a.int.test.ts › a.int.test.ts test 2',
+    ]);
+  });
+
+  it('names a failed test with the first line of its failure', () => {
+    const failing = file('f.int.test.ts', ['failed']);
+    failing.assertionResults[0]!.failureMessages = ['AssertionError: expected 1 to be 2\n  at …'];
+    expect(vitestCounts(report([failing]), false).notes[1]).toBe(
+      'failed: suites/f.int.test.ts › f.int.test.ts test 0 (AssertionError: expected 1 to be 2)',
+    );
   });
 
   it('counts a file that failed outside its tests as one failed check', () => {

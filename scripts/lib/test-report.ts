@@ -9,7 +9,7 @@ export interface VitestReport {
     name: string;
     status: 'passed' | 'failed';
     message: string;
-    assertionResults: { fullName: string; status: string }[];
+    assertionResults: { fullName: string; status: string; failureMessages?: string[] }[];
   }[];
 }
 
@@ -40,6 +40,21 @@ export function vitestCounts(report: VitestReport, complete: boolean): VitestCou
   let failed = report.numFailedTests;
   const failedFiles = report.testResults.filter((file) => file.status === 'failed');
   if (failedFiles.length) notes.push(`${failedFiles.length} file(s) failed`);
+  const failedTests = report.testResults.flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status === 'failed')
+      .map((test) => ({ file: file.name.split('/').slice(-2).join('/'), test })),
+  );
+  if (failedTests.length)
+    notes.push(
+      `failed: ${failedTests
+        .slice(0, 5)
+        .map(({ file, test }) => {
+          const reason = test.failureMessages?.[0]?.split('\n')[0]?.slice(0, 200);
+          return `${file} › ${test.fullName}${reason ? ` (${reason})` : ''}`;
+        })
+        .join('; ')}${failedTests.length > 5 ? '; …' : ''}`,
+    );
   const outside = failedFiles.filter(
     (file) => !file.assertionResults.some((test) => test.status === 'failed'),
   );

@@ -12,11 +12,18 @@ import { paths } from '../lib/paths.ts';
 import { navigate, useLocation } from '../lib/router.tsx';
 import { DeskShell } from './desk-shell.tsx';
 import { ErrorBoundary } from './error-boundary.tsx';
+import { isCustomerPath, ShopApp } from './shop-app.tsx';
 
 const PUBLIC = ['/login', '/signup', '/join'];
 
-/** The app: restores the session, then shows the sign-in screens or the desk. */
+/** The app: the customers' shop and order pages, or the desk. */
 export function App() {
+  const { pathname } = useLocation();
+  return isCustomerPath(pathname) ? <ShopApp pathname={pathname} /> : <DeskApp />;
+}
+
+/** The desk: restores the session, then shows the sign-in screens or the desk. */
+function DeskApp() {
   const session = useSession();
   const { pathname, search } = useLocation();
 

@@ -6,6 +6,7 @@ import { hasAtLeast, type DeskRole } from '../../domain/roles.ts';
 import { DeskStoreProvider, useDeskSync } from '../../store/index.ts';
 import { handleAuthError, signOut, type SessionUser } from '../features/auth/index.ts';
 import { BoardPage } from '../features/board/board-page.tsx';
+import { ExportsPage } from '../features/exports/exports-page.tsx';
 import { HeaderMetrics } from '../features/header-metrics/header-metrics.tsx';
 import { OrderDrawer } from '../features/order-drawer/order-drawer.tsx';
 import { OrdersPage } from '../features/orders/orders-page.tsx';
@@ -50,6 +51,8 @@ export function DeskShell({ user, role }: { user: SessionUser; role: DeskRole })
   else if (background === '/orders') page = <OrdersPage />;
   else if (background === '/products')
     page = hasAtLeast(role, 'manager') ? <ProductsPage /> : <Forbidden what="the catalog" />;
+  else if (background === '/exports')
+    page = hasAtLeast(role, 'manager') ? <ExportsPage /> : <Forbidden what="exports" />;
   else if (background === '/team')
     page = hasAtLeast(role, 'owner') ? <TeamPage /> : <Forbidden what="the team" />;
   else
@@ -80,13 +83,17 @@ export function DeskShell({ user, role }: { user: SessionUser; role: DeskRole })
                 Products
               </NavLink>
             )}
+            {hasAtLeast(role, 'manager') && (
+              <NavLink to={paths.exports} current={background === '/exports'}>
+                Exports
+              </NavLink>
+            )}
             {hasAtLeast(role, 'owner') && (
               <NavLink to={paths.team} current={background === '/team'}>
                 Team
               </NavLink>
             )}
           </nav>
-          <div className="topbar__spacer" />
           <HeaderMetrics />
           <div className="usermenu">
             <Avatar name={user.name} id={user.id} />

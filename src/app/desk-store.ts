@@ -2,15 +2,20 @@ import type { AppError } from '../../domain/errors.ts';
 import type { Actor } from '../../domain/order-machine.ts';
 import { hasAtLeast } from '../../domain/roles.ts';
 import {
+  browserSlices,
   appwriteSyncPorts,
+  createAppwriteFiles,
   createAppwriteTransport,
   createDeskStore,
   defaultFrameScheduler,
+  idbSnapshots,
+  snapshotKey,
   type DeskStore,
   type FrameScheduler,
   type RealtimePort,
 } from '../../store/index.ts';
 import { sdk } from '../lib/appwrite.ts';
+import { config } from '../lib/env.ts';
 import { benchEnabled, benchEventsApplied } from '../lib/bench.ts';
 
 let ports: ReturnType<typeof appwriteSyncPorts> | null = null;
@@ -76,11 +81,14 @@ export function createAppDeskStore(actor: Actor): DeskStore {
     sync: {
       snapshot: ports.snapshot,
       fullSync,
+      persist: { storage: idbSnapshots(), key: snapshotKey(config().projectId, actor.id) },
       ...(benchEnabled()
         ? measured(ports.realtime, scheduler)
         : { realtime: ports.realtime, scheduler }),
     },
     transport: createAppwriteTransport(sdk(), `${location.origin}/join`),
+    files: createAppwriteFiles(sdk()),
+    slices: browserSlices(),
   });
 }
 

@@ -1,16 +1,22 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 
-/** A labelled input with an inline error message tied to it for screen readers. */
+/**
+ * A labelled input with an inline error message tied to it for screen readers. With
+ * `reserveMessage` the message's line is always there (empty until there is one), so a message
+ * appearing moves nothing below it.
+ */
 export function TextField({
   label,
   error,
   hint,
   className,
+  reserveMessage = false,
   ...rest
 }: InputHTMLAttributes<HTMLInputElement> & {
   label: string;
   error?: string | null;
   hint?: ReactNode;
+  reserveMessage?: boolean;
 }) {
   const id = useId();
   const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
@@ -34,6 +40,8 @@ export function TextField({
         <p className="field__hint" id={`${id}-hint`}>
           {hint}
         </p>
+      ) : reserveMessage ? (
+        <p className="field__error" aria-hidden="true" />
       ) : null}
     </div>
   );

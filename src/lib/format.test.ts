@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { firstName, formatAge, formatDuration, initials } from './format.ts';
+import {
+  firstName,
+  formatAge,
+  formatClock,
+  formatDateTime,
+  formatDay,
+  formatDuration,
+  initials,
+} from './format.ts';
 
 describe('formatAge', () => {
   const now = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -27,6 +35,25 @@ describe('names', () => {
     expect(initials('Ana Silva')).toBe('AS');
     expect(initials('marco')).toBe('M');
     expect(initials('  ')).toBe('?');
+    expect(initials('Sim Kim (simulated)')).toBe('SK');
+    expect(initials('Émile Zola')).toBe('ÉZ');
     expect(firstName('Ana Silva')).toBe('Ana');
+  });
+});
+
+describe('dates follow the locale, with the day as a date input shows it', () => {
+  const at = new Date(2026, 10, 23, 19, 58, 9).getTime();
+  it('formats the day numerically in the locale’s order', () => {
+    expect(formatDay(at, 'en-US')).toBe('11/23/2026');
+    expect(formatDay(at, 'en-GB')).toBe('23/11/2026');
+    expect(formatDay(at, 'de-DE')).toBe('23.11.2026');
+  });
+
+  it('a date and time starts with that same day', () => {
+    for (const locale of ['en-US', 'en-GB', 'de-DE', 'ja-JP'])
+      expect(formatDateTime(at, locale).startsWith(formatDay(at, locale))).toBe(true);
+    expect(formatDateTime(at, 'en-GB')).toBe('23/11/2026, 19:58');
+    expect(formatDateTime(null)).toBe('—');
+    expect(formatClock(at, 'en-GB')).toBe('19:58:09');
   });
 });

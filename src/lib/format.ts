@@ -22,26 +22,47 @@ export function formatDuration(ms: number | null): string {
   return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
 }
 
-const dateTime = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-const time = new Intl.DateTimeFormat('en-GB', {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
+/**
+ * Dates follow the browser's locale (`navigator.language`; `undefined` lets Intl pick it) and
+ * show the day in the locale's numeric form — the same form a date input shows in that
+ * locale (`11/23/2026` in en-US, `23/11/2026` in en-GB, `23.11.2026` in de-DE) — so the table's
+ * dates and the date filters read alike.
+ */
+const DAY: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit' };
+const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** `22 Nov, 14:05`. */
-export function formatDateTime(ms: number | null): string {
-  return ms === null ? '—' : dateTime.format(ms);
+function dateFormat(
+  locale: string | undefined,
+  kind: 'day' | 'dateTime' | 'clock',
+): Intl.DateTimeFormat {
+  const key = `${locale ?? ''}|${kind}`;
+  let format = formats.get(key);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions =
+      kind === 'day'
+        ? DAY
+        : kind === 'dateTime'
+          ? { ...DAY, hour: '2-digit', minute: '2-digit' }
+          : { hour: '2-digit', minute: '2-digit', second: '2-digit' };
+    format = new Intl.DateTimeFormat(locale, options);
+    formats.set(key, format);
+  }
+  return format;
 }
 
-/** `14:05:09`. */
-export function formatClock(ms: number): string {
-  return time.format(ms);
+/** A day in the locale's numeric form, as a date input shows it: `11/23/2026` (en-US). */
+export function formatDay(ms: number, locale?: string): string {
+  return dateFormat(locale, 'day').format(ms);
+}
+
+/** A day and time: `11/23/2026, 07:58 PM` (en-US), `23/11/2026, 19:58` (en-GB); `—` for null. */
+export function formatDateTime(ms: number | null, locale?: string): string {
+  return ms === null ? '—' : dateFormat(locale, 'dateTime').format(ms);
+}
+
+/** A time of day with seconds: `19:58:09` (en-GB). */
+export function formatClock(ms: number, locale?: string): string {
+  return dateFormat(locale, 'clock').format(ms);
 }
 
 const count = new Intl.NumberFormat('en-US');
@@ -51,9 +72,12 @@ export function formatCount(n: number): string {
   return count.format(n);
 }
 
-/** Initials for an avatar: `Ana Silva` → `AS`. */
+/** Initials for an avatar from the words that start with a letter: `Ana Silva` → `AS`, `Sim Kim (simulated)` → `SK`. */
 export function initials(name: string): string {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const parts = name
+    .trim()
+    .split(/\s+/)
+    .filter((word) => /^\p{L}/u.test(word));
   if (parts.length === 0) return '?';
   const first = parts[0]![0] ?? '';
   const last = parts.length > 1 ? (parts.at(-1)![0] ?? '') : '';

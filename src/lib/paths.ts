@@ -34,6 +34,7 @@ export const paths = {
   orders: '/orders',
   order: (id: string) => `/orders/${encodeURIComponent(id)}`,
   products: '/products',
+  exports: '/exports',
   team: '/team',
   join: '/join',
   login: (redirectTo?: string) =>
@@ -41,4 +42,6 @@ export const paths = {
       ? `/login?redirectTo=${encodeURIComponent(redirectTo)}`
       : '/login',
   signup: '/signup',
+  shop: '/shop',
+  track: (orderId: string) => `/track/${encodeURIComponent(orderId)}`,
 } as const;

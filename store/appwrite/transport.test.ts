@@ -66,7 +66,6 @@ describe('createAppwriteTransport', () => {
   const sdk = (createExecution: FunctionsClient['createExecution']) =>
     ({
       functions: { createExecution },
-      databases: {},
       teams: {},
       realtime: {},
     }) as unknown as TransportSdk;
@@ -91,6 +90,53 @@ describe('createAppwriteTransport', () => {
         headers: { 'content-type': 'application/json' },
       },
     ]);
+  });
+
+  it('adds a note through note-action (no author sent) and answers the note document', async () => {
+    const calls: { functionId: string; body?: string }[] = [];
+    const note = { $id: 'n1', $createdAt: 't', $updatedAt: 't', orderId: 'o1' };
+    const transport = createAppwriteTransport(
+      sdk(async (params) => {
+        calls.push(params);
+        return {
+          $id: 'e2',
+          responseStatusCode: 200,
+          responseBody: JSON.stringify({ note, order: doc }),
+        };
+      }),
+      'http://app/join',
+    );
+    const answer = await transport.createNote({
+      id: 'n1',
+      orderId: 'o1',
+      body: 'Extra napkins',
+      authorId: 'u1',
+      authorName: 'Ana',
+    });
+    expect(answer).toEqual(note);
+    expect(calls.map((call) => [call.functionId, JSON.parse(call.body!)])).toEqual([
+      ['note-action', { action: 'add', noteId: 'n1', orderId: 'o1', body: 'Extra napkins' }],
+    ]);
+  });
+
+  it('writes products through product-action and throws its refusal as an AppError', async () => {
+    const transport = createAppwriteTransport(
+      sdk(async (params) => ({
+        $id: 'e3',
+        responseStatusCode: 400,
+        responseBody: JSON.stringify({
+          error: {
+            code: 'VALIDATION',
+            message: `Refused ${String(JSON.parse(params.body!).changes.priceCents)}`,
+          },
+        }),
+      })),
+      'http://app/join',
+    );
+    await expect(transport.updateProduct('p1', { priceCents: -1 })).rejects.toMatchObject({
+      code: 'VALIDATION',
+      message: 'Refused -1',
+    });
   });
 
   it('converts what the SDK throws once, with toAppError', async () => {

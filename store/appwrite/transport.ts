@@ -3,14 +3,13 @@ import {
   ID,
   Permission,
   Role,
-  type Databases,
   type Models,
   type Realtime,
   type Teams,
 } from 'appwrite';
 import { AppError, appErrorFromBody } from '../../domain/errors.ts';
-import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../../domain/ids.ts';
-import type { OrderActionRequest } from '../../domain/order-machine.ts';
+import { DESK_TEAM_ID, FUNCTIONS } from '../../domain/ids.ts';
+import type { OrderActionRequest, RefundRequest } from '../../domain/order-machine.ts';
 import type { OrderDocument } from '../../domain/order.ts';
 import type { DocumentMeta } from '../../domain/schema.ts';
 import type { DeskTransport } from '../mutations/transport.ts';
@@ -30,7 +29,6 @@ export interface FunctionsClient {
 /** The SDK services the transport writes with (the app's SDK facade has them all). */
 export interface TransportSdk {
   functions: FunctionsClient;
-  databases: Pick<Databases, 'createDocument' | 'updateDocument'>;
   teams: Pick<Teams, 'updateMembership' | 'deleteMembership' | 'createMembership'>;
   realtime: Pick<Realtime, 'upsertPresence'>;
 }
@@ -70,21 +68,43 @@ function isOrderDocument(value: unknown): value is OrderDocument {
 export function parseExecution(
   execution: Pick<Models.Execution, '$id' | 'responseStatusCode' | 'responseBody'>,
 ): OrderDocument {
+  return parseFunctionAnswer(execution, isOrderDocument);
+}
+
+/**
+ * Reads a synchronous execution of one of our functions: status 200 with an answer `accept`
+ * recognizes, or `{error: {code, message}}` (thrown as that `AppError`); anything else is a
+ * `SERVER_ERROR` naming the execution.
+ *
+ * @throws AppError
+ */
+export function parseFunctionAnswer<T>(
+  execution: Pick<Models.Execution, '$id' | 'responseStatusCode' | 'responseBody'>,
+  accept: (body: unknown) => body is T,
+): T {
   let body: unknown;
   try {
     body = JSON.parse(execution.responseBody);
   } catch {
     throw serverError(execution);
   }
-  if (execution.responseStatusCode === 200 && isOrderDocument(body)) return body;
+  if (execution.responseStatusCode === 200 && accept(body)) return body;
   throw appErrorFromBody(body) ?? serverError(execution);
 }
 
-/** Where products are written. */
-const PRODUCTS = { databaseId: DATABASE_ID, collectionId: COLLECTIONS.products } as const;
+function isDocument(value: unknown): value is DocumentMeta {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as DocumentMeta).$id === 'string'
+  );
+}
+
+function isNoteWrite(value: unknown): value is { note: DocumentMeta; order: DocumentMeta } {
+  const answer = value as { note?: unknown; order?: unknown } | null;
+  return isDocument(answer?.note) && isDocument(answer?.order);
+}
 
 /** Runs an SDK call, converting what it throws (the one conversion, `toAppError`). */
-async function call<T>(doing: string, run: () => Promise<T>): Promise<T> {
+export async function call<T>(doing: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
@@ -92,64 +112,70 @@ async function call<T>(doing: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Runs one of our functions synchronously with `body` as its JSON request. */
+export function executeFunction(
+  functions: FunctionsClient,
+  doing: string,
+  functionId: string,
+  body: object,
+) {
+  return call(doing, () =>
+    functions.createExecution({
+      functionId,
+      body: JSON.stringify(body),
+      async: false,
+      method: ExecutionMethod.POST,
+      headers: { 'content-type': 'application/json' },
+    }),
+  );
+}
+
 /**
- * The production {@link DeskTransport}: workflow actions run the `order-action` function
- * synchronously with the request as its JSON body; notes and products are documents written
- * through the SDK (until functions write them: then only these two methods change); team
+ * The production {@link DeskTransport}: workflow actions, notes and products run their functions
+ * (`order-action`, `note-action`, `product-action`) synchronously with the request as the JSON
+ * body — the collections take no client writes; team
  * changes are the Teams API; presence goes over the tab's realtime socket. `joinUrl` is where an
  * invitation's link leads (the app's `/join`).
  */
 export function createAppwriteTransport(sdk: TransportSdk, joinUrl: string): DeskTransport {
+  const run = (doing: string, functionId: string, body: object) =>
+    executeFunction(sdk.functions, doing, functionId, body);
+
   return {
     newId: () => ID.unique(),
 
-    async performOrderAction(request: OrderActionRequest) {
-      const execution = await call('do that', () =>
-        sdk.functions.createExecution({
-          functionId: FUNCTIONS.orderAction,
-          body: JSON.stringify(request),
-          async: false,
-          method: ExecutionMethod.POST,
-          headers: { 'content-type': 'application/json' },
-        }),
-      );
-      return parseExecution(execution);
+    async performOrderAction(request: OrderActionRequest | RefundRequest) {
+      return parseExecution(await run('do that', FUNCTIONS.orderAction, request));
     },
 
-    createNote(note) {
-      return call('add notes', () =>
-        sdk.databases.createDocument<Models.DefaultDocument>({
-          databaseId: DATABASE_ID,
-          collectionId: COLLECTIONS.notes,
-          documentId: note.id,
-          data: {
-            orderId: note.orderId,
-            authorId: note.authorId,
-            authorName: note.authorName,
-            body: note.body,
-            deleted: false,
-          },
-        }),
-      );
+    async createNote(note) {
+      // The author is the caller as the function knows them; `authorId`/`authorName` stay local.
+      const execution = await run('add notes', FUNCTIONS.noteAction, {
+        action: 'add',
+        noteId: note.id,
+        orderId: note.orderId,
+        body: note.body,
+      });
+      return parseFunctionAnswer(execution, isNoteWrite).note;
     },
 
-    createProduct: (id, product) =>
-      call('edit the catalog', () =>
-        sdk.databases.createDocument<Models.DefaultDocument>({
-          ...PRODUCTS,
-          documentId: id,
-          data: product,
-        }),
-      ),
+    async createProduct(id, product) {
+      const execution = await run('edit the catalog', FUNCTIONS.productAction, {
+        action: 'create',
+        productId: id,
+        product,
+      });
+      return parseFunctionAnswer(execution, isDocument);
+    },
 
-    updateProduct: (id, changes) =>
-      call('edit the catalog', () =>
-        sdk.databases.updateDocument<Models.DefaultDocument>({
-          ...PRODUCTS,
-          documentId: id,
-          data: changes,
-        }),
-      ),
+    async updateProduct(id, changes) {
+      const execution = await run('edit the catalog', FUNCTIONS.productAction, {
+        action: 'update',
+        productId: id,
+        changes,
+      });
+      return parseFunctionAnswer(execution, isDocument);
+    },
 
     async updateMemberRoles(membershipId, roles) {
       return (await call('change roles', () =>

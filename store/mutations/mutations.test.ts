@@ -171,3 +171,51 @@ describe('performOrderAction', () => {
     expect(h.transport.orderActions.map((c) => c.action)).toEqual(['start', 'ready']);
   });
 });
+
+describe('refundOrder', () => {
+  const MARCO = { id: 'u-marco', name: 'Marco', role: 'manager' as const };
+
+  /** The desk with o1's whole record loaded (the drawer open): list copies lack the payment. */
+  async function opened(options: HarnessOptions = {}): Promise<Harness> {
+    const h = await setup(options);
+    h.store.getState().loadOrderDetail('o1');
+    await h.drain();
+    return h;
+  }
+
+  it('refunds part, then the rest, each shown at once and confirmed by order-action', async () => {
+    const h = await opened({ actor: MARCO });
+    const total = h.store.getState().shownOrders.get('o1')!.totalCents;
+    const rev = h.store.getState().shownOrders.get('o1')!.rev;
+    h.transport.hold = true;
+    const first = h.store.getState().refundOrder('o1', 1);
+    await settle();
+    expect(h.store.getState().running['order:o1']).toBe('refund');
+    expect(h.store.getState().shownOrders.get('o1')!.refundedCents).toBe(1);
+    h.transport.release();
+    h.transport.hold = false;
+    expect((await first).ok).toBe(true);
+    const rest = await h.store.getState().refundOrder('o1');
+    expect(rest.ok && rest.order).toMatchObject({ status: 'refunded', refundedCents: total });
+    expect(h.transport.orderActions).toEqual([
+      { orderId: 'o1', action: 'refund', expectedRev: rev, amountCents: 1 },
+      { orderId: 'o1', action: 'refund', expectedRev: rev + 1 },
+    ]);
+    expect(h.store.getState().running['order:o1']).toBeUndefined();
+  });
+
+  it('refuses at once a staff refund and one above what is left, sending nothing', async () => {
+    const staff = await opened();
+    const forbidden = await staff.store.getState().refundOrder('o1', 100);
+    expect(forbidden.ok || forbidden.error.message).toBe(
+      'You don’t have permission to refund orders.',
+    );
+    const h = await opened({ actor: MARCO });
+    const total = h.store.getState().shownOrders.get('o1')!.totalCents;
+    const tooMuch = await h.store.getState().refundOrder('o1', total + 1);
+    expect(tooMuch.ok || tooMuch.error.code).toBe('VALIDATION');
+    expect(h.store.getState().failures['order:o1']!.action).toBe('refund');
+    expect([...staff.transport.calls, ...h.transport.calls]).toEqual([]);
+    expect(h.store.getState().shownOrders.get('o1')!.refundedCents).toBe(0);
+  });
+});

@@ -1,11 +1,11 @@
 import type { Note } from '../../domain/entities.ts';
 import { AppError } from '../../domain/errors.ts';
-import { decideOrderAction, type OrderAction } from '../../domain/order-machine.ts';
+import { decideOrderAction, decideRefund, type OrderAction } from '../../domain/order-machine.ts';
 import type { Order } from '../../domain/order.ts';
 import type { DeskRole } from '../../domain/roles.ts';
 import type { DocumentMeta } from '../../domain/schema.ts';
 import {
-  LIMITS,
+  validateDescription,
   validateEmail,
   validateName,
   validateNoteBody,
@@ -18,6 +18,8 @@ import { recordFromDocument } from '../sync/documents.ts';
 import type { DeskChange } from '../transactions.ts';
 import type { OptimisticOrders } from '../views/shown-orders.ts';
 import { presenceIdFor } from './presence.ts';
+import type { UploadState } from './upload-state.ts';
+import { retryRateLimited } from './rate-limit.ts';
 import type { DeskTransport } from './transport.ts';
 
 /**
@@ -25,7 +27,12 @@ import type { DeskTransport } from './transport.ts';
  * one being created), a team membership (`new` for an invitation).
  */
 export type MutationTarget =
-  `order:${string}` | `notes:${string}` | `product:${string}` | `member:${string}`;
+  | `order:${string}`
+  | `notes:${string}`
+  | `product:${string}`
+  | `member:${string}`
+  | `attachment:${string}`
+  | `export:${string}`;
 
 /** A write that failed (or was refused before it was sent), for the view to show. */
 export interface MutationFailure {
@@ -45,6 +52,8 @@ export interface MutationsState {
   running: Readonly<Partial<Record<MutationTarget, string>>>;
   /** The last failed write per target (cleared by the next one, or dismissed). */
   failures: Readonly<Partial<Record<MutationTarget, MutationFailure>>>;
+  /** Our uploads (attachments, product images) until attached or dismissed, by file id. */
+  uploads: Readonly<Record<string, UploadState>>;
 }
 
 /** How a write ended. Writes never throw. */
@@ -68,6 +77,12 @@ export interface MutationsActions {
    * failure kept. Actions on one order run one after another.
    */
   performOrderAction(orderId: string, action: OrderAction): Promise<OrderActionResult>;
+  /**
+   * Refunds `amountCents` of a card-paid order (all that is left when omitted; managers and
+   * owners): decided locally first (`decideRefund`), shown optimistically, sent to `order-action`
+   * as `refund`, confirmed or rolled back like {@link performOrderAction} (running as `refund`).
+   */
+  refundOrder(orderId: string, amountCents?: number): Promise<OrderActionResult>;
   /** Adds a note by the signed-in member (shown at once as pending until the backend has it). */
   addNote(orderId: string, body: string): Promise<MutationResult>;
   /** Creates a product (`productId` null) or edits one. */
@@ -134,6 +149,35 @@ export function createMutationsSlice(
       return { ok: false as const, error };
     };
 
+    /**
+     * Sends a write, and after a 429 shows the product's `RATE_LIMITED` message on `target` while
+     * it waits and sends it again by itself (store/mutations/rate-limit.ts); a later answer
+     * clears the message.
+     */
+    const sendRetrying = async <T>(
+      target: MutationTarget,
+      action: string,
+      doing: string | undefined,
+      send: () => Promise<T>,
+    ): Promise<T> => {
+      let limited = false;
+      const answer = await retryRateLimited(
+        send,
+        (thrown) => toAppError(thrown, doing),
+        (error) => {
+          limited = true;
+          const s = get();
+          context.commit({
+            mutations: {
+              failures: { ...s.failures, [target]: { action, error, at: context.now() } },
+            },
+          });
+        },
+      );
+      if (limited) context.commit({ mutations: { failures: without(get().failures, target) } });
+      return answer;
+    };
+
     const needTransport = (target: MutationTarget, action: string) => {
       const transport = context.transport();
       if (!transport)
@@ -160,7 +204,7 @@ export function createMutationsSlice(
         },
       });
       try {
-        const remote = await send(transport);
+        const remote = await sendRetrying(target, action, undefined, () => send(transport));
         context.commit({ remote, mutations: { running: without(get().running, target) } });
         return { ok: true };
       } catch (thrown) {
@@ -172,7 +216,8 @@ export function createMutationsSlice(
 
     const runOrderAction = async (
       orderId: string,
-      action: OrderAction,
+      action: OrderAction | 'refund',
+      amountCents?: number,
     ): Promise<OrderActionResult> => {
       const target: MutationTarget = `order:${orderId}`;
       const s = get();
@@ -186,7 +231,10 @@ export function createMutationsSlice(
           new AppError('NOT_FOUND', 'This order is no longer on the desk.'),
         );
       const now = context.now();
-      const decision = decideOrderAction(order, { action, expectedRev: order.rev }, s.actor, now);
+      const decision =
+        action === 'refund'
+          ? decideRefund(order, { expectedRev: order.rev, amountCents }, s.actor)
+          : decideOrderAction(order, { action, expectedRev: order.rev }, s.actor, now);
       if (decision instanceof AppError) return refuse(target, action, decision);
       const transport = needTransport(target, action);
       if (!transport) return { ok: false, error: get().failures[target]!.error };
@@ -203,11 +251,18 @@ export function createMutationsSlice(
         return { optimistic, running: without(get().running, target) };
       };
       try {
-        const doc = await transport.performOrderAction({
-          orderId,
-          action,
-          expectedRev: order.rev,
-        });
+        const doc = await sendRetrying(target, action, action, () =>
+          transport.performOrderAction(
+            action === 'refund'
+              ? {
+                  orderId,
+                  action,
+                  expectedRev: order.rev,
+                  ...(amountCents === undefined ? {} : { amountCents }),
+                }
+              : { orderId, action, expectedRev: order.rev },
+          ),
+        );
         const remote = answer('orders', doc);
         // Without our optimistic record the desk shows the confirmed one; the answer is
         // reconciled with it like any remote change (a duplicate once the echo is in).
@@ -224,20 +279,33 @@ export function createMutationsSlice(
       }
     };
 
+    /** Runs `run` after the actions already queued on `orderId` (one after another). */
+    const chained = (
+      orderId: string,
+      run: () => Promise<OrderActionResult>,
+    ): Promise<OrderActionResult> => {
+      const previous = (chains.get(orderId) ?? Promise.resolve()).catch(() => undefined);
+      const result = previous.then(run);
+      chains.set(orderId, result);
+      void result.finally(() => {
+        if (chains.get(orderId) === result) chains.delete(orderId);
+      });
+      return result;
+    };
+
     return {
       optimistic: {},
       pendingNotes: {},
       running: {},
       failures: {},
+      uploads: {},
 
       performOrderAction(orderId, action) {
-        const previous = (chains.get(orderId) ?? Promise.resolve()).catch(() => undefined);
-        const result = previous.then(() => runOrderAction(orderId, action));
-        chains.set(orderId, result);
-        void result.finally(() => {
-          if (chains.get(orderId) === result) chains.delete(orderId);
-        });
-        return result;
+        return chained(orderId, () => runOrderAction(orderId, action));
+      },
+
+      refundOrder(orderId, amountCents) {
+        return chained(orderId, () => runOrderAction(orderId, 'refund', amountCents));
       },
 
       async addNote(orderId, body) {
@@ -262,7 +330,7 @@ export function createMutationsSlice(
           orderId,
           authorId: actor.id,
           authorName: actor.name,
-          body: body.trim(),
+          body,
           deleted: false,
         });
         const s = get();
@@ -274,13 +342,15 @@ export function createMutationsSlice(
         });
         const sent = () => without(get().pendingNotes, note.id) as MutationsState['pendingNotes'];
         try {
-          const doc = await transport.createNote({
-            id: note.id,
-            orderId,
-            body: note.body,
-            authorId: actor.id,
-            authorName: actor.name,
-          });
+          const doc = await sendRetrying(target, 'add', 'add notes', () =>
+            transport.createNote({
+              id: note.id,
+              orderId,
+              body: note.body,
+              authorId: actor.id,
+              authorName: actor.name,
+            }),
+          );
           // The backend's note replaces the pending one in the same commit: no flicker.
           context.commit({ remote: answer('notes', doc), mutations: { pendingNotes: sent() } });
           return { ok: true };
@@ -300,12 +370,7 @@ export function createMutationsSlice(
         const target: MutationTarget = `product:${productId ?? 'new'}`;
         const problem =
           validateName(draft.name) ??
-          (draft.description.length > LIMITS.descriptionMax
-            ? {
-                field: 'description',
-                message: `Use at most ${LIMITS.descriptionMax} characters.`,
-              }
-            : null) ??
+          validateDescription(draft.description) ??
           validatePriceCents(draft.priceCents);
         if (problem)
           return Promise.resolve(
@@ -315,9 +380,10 @@ export function createMutationsSlice(
               new AppError('VALIDATION', problem.message, { field: problem.field }),
             ),
           );
+        // Stored exactly as typed: a blank name was refused above, other spaces are the person's.
         const fields = {
-          name: draft.name.trim(),
-          description: draft.description.trim(),
+          name: draft.name,
+          description: draft.description,
           priceCents: draft.priceCents,
         };
         return write(target, 'save', async (transport) => {
@@ -358,7 +424,7 @@ export function createMutationsSlice(
       inviteMember(invite) {
         const target: MutationTarget = 'member:new';
         const problem =
-          validateEmail(invite.email) ?? (invite.name.trim() ? validateName(invite.name) : null);
+          validateEmail(invite.email) ?? (invite.name !== '' ? validateName(invite.name) : null);
         if (problem)
           return Promise.resolve(
             refuse(
@@ -371,8 +437,8 @@ export function createMutationsSlice(
           answer(
             'members',
             await t.inviteMember({
-              email: invite.email.trim(),
-              name: invite.name.trim() || null,
+              email: invite.email,
+              name: invite.name || null,
               roles: [invite.role],
             }),
           ),

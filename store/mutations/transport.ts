@@ -1,4 +1,4 @@
-import type { OrderActionRequest } from '../../domain/order-machine.ts';
+import type { OrderActionRequest, RefundRequest } from '../../domain/order-machine.ts';
 import type { DocumentMeta } from '../../domain/schema.ts';
 
 /** A note as the store sends it (the author is the caller). */
@@ -38,9 +38,8 @@ export interface PresenceAnnouncement {
 
 /**
  * Where the store's writes go: the one place that knows how each write reaches the backend.
- * Today workflow actions run the `order-action` function and notes, products and team changes
- * are SDK calls (store/appwrite/transport.ts); once notes and products are written by
- * functions, only that adapter changes. A write resolves with the backend's document (applied by
+ * Workflow actions, notes and products run their functions (`order-action`, `note-action`,
+ * `product-action`); team changes are SDK calls (store/appwrite/transport.ts). A write resolves with the backend's document (applied by
  * the store like any remote change, so its realtime echo is a duplicate) and rejects with an
  * `AppError` (docs/product.md §8), converted at the SDK boundary.
  */
@@ -48,7 +47,7 @@ export interface DeskTransport {
   /** A new unique id for a record this tab creates (shown before the backend confirms it). */
   newId(): string;
   /** Runs a workflow action; resolves with the updated order document. */
-  performOrderAction(request: OrderActionRequest): Promise<DocumentMeta>;
+  performOrderAction(request: OrderActionRequest | RefundRequest): Promise<DocumentMeta>;
   createNote(note: NoteInput): Promise<DocumentMeta>;
   createProduct(id: string, product: ProductInput): Promise<DocumentMeta>;
   updateProduct(id: string, changes: Partial<ProductInput>): Promise<DocumentMeta>;

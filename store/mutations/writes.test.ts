@@ -59,13 +59,14 @@ describe('addNote', () => {
     const sending = h.store.getState().addNote('o1', '  Extra hot, please ');
     await settle();
     const pending = selectNotesWithPending(h.store.getState(), 'o1');
-    expect(pending.map((n) => [n.body, n.authorName])).toEqual([['Extra hot, please', 'Ana']]);
+    // Sent and stored exactly as typed, spaces included.
+    expect(pending.map((n) => [n.body, n.authorName])).toEqual([['  Extra hot, please ', 'Ana']]);
     expect(h.store.getState().pendingNotes[pending[0]!.id]).toBeDefined();
     h.transport.release();
     expect(await sending).toEqual({ ok: true });
     const state = h.store.getState();
     expect(state.pendingNotes).toEqual({});
-    expect(state.notes.get(pending[0]!.id)!.body).toBe('Extra hot, please');
+    expect(state.notes.get(pending[0]!.id)!.body).toBe('  Extra hot, please ');
     expect(selectNotesWithPending(state, 'o1').map((n) => n.id)).toEqual([pending[0]!.id]);
     // Its realtime echo changes nothing.
     await h.drain();
@@ -96,12 +97,33 @@ describe('addNote', () => {
   });
 });
 
+describe('rate limits', () => {
+  it('shows RATE_LIMITED while it waits after a 429, sends again by itself, then clears it', async () => {
+    const h = await setup();
+    h.transport.failWith = new AppError(
+      'RATE_LIMITED',
+      'Too many requests — retrying in a few seconds.',
+      { retryAfterSeconds: 0 },
+    );
+    const sending = h.store.getState().addNote('o1', 'After the limit');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(h.store.getState().failures['notes:o1']).toMatchObject({
+      error: { code: 'RATE_LIMITED', message: 'Too many requests — retrying in a few seconds.' },
+    });
+    expect(await sending).toEqual({ ok: true });
+    const state = h.store.getState();
+    expect(state.failures['notes:o1']).toBeUndefined();
+    expect(state.pendingNotes).toEqual({});
+    expect(h.transport.calls.map((call) => call.method)).toEqual(['createNote', 'createNote']);
+  });
+});
+
 describe('products', () => {
   it('creates one in the shop’s currency at the end of the catalog, then edits and deactivates it', async () => {
     const h = await setup();
     const created = await h.store
       .getState()
-      .saveProduct(null, { name: ' Latte ', description: 'Milk', priceCents: 420 });
+      .saveProduct(null, { name: 'Latte', description: 'Milk', priceCents: 420 });
     expect(created).toEqual({ ok: true });
     let state = h.store.getState();
     const latte = state.productList.find((p) => p.name === 'Latte')!;

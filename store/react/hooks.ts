@@ -42,6 +42,7 @@ import type { ConnectionState } from '../sync/connection.ts';
 import type { LoadState, OrderDetailState } from '../sync/sync-state.ts';
 import type { DeskMetrics } from '../views/metrics.ts';
 import {
+  ORDER_SORT_KEYS,
   orderViewKey,
   orderViewSpecOf,
   type BoardColumn,
@@ -85,6 +86,7 @@ export function useDeskSync(): void {
 export function useDeskActions(): Pick<
   DeskState,
   | 'performOrderAction'
+  | 'refundOrder'
   | 'addNote'
   | 'saveProduct'
   | 'setProductActive'
@@ -131,10 +133,56 @@ export function useOrderTableRows(spec: OrderViewSpec): SortedIndex {
   const store = useDeskStoreApi();
   const key = orderViewKey(spec);
   useEffect(() => store.getState().acquireOrderView(orderViewSpecOf(key)).release, [store, key]);
+  usePreparedSortColumns();
   const index = useDeskStore((state) => selectOrderView(state, key));
   const [last, setLast] = useState<SortedIndex | undefined>(index);
   if (index && index !== last) setLast(index);
   return index ?? last ?? NO_ROWS;
+}
+
+/**
+ * Whether the view of `spec` is still being made in slices (see `acquireOrderView`): `sorting`
+ * while its sort column is built, `filtering` during the pass; null once its rows are there.
+ */
+export function useOrderViewPending(spec: OrderViewSpec): 'sorting' | 'filtering' | null {
+  const key = orderViewKey(spec);
+  return useDeskStore((state) => state.pendingViews[key]?.phase ?? null);
+}
+
+/** How long after the load is ready the sort columns start being prepared (ms). */
+const PREPARE_AFTER = 2000;
+
+/**
+ * Once the orders are loaded, builds the sort columns not built yet, one per idle period of the
+ * browser (a timer elsewhere), so that the first sort by any column is a pass, not a sort.
+ */
+function usePreparedSortColumns(): void {
+  const store = useDeskStoreApi();
+  const ready = useDeskStore((state) => state.load.status === 'ready');
+  useEffect(() => {
+    if (!ready) return;
+    let cancel = () => {};
+    const idle = (run: () => void) => {
+      if (typeof requestIdleCallback === 'function') {
+        const handle = requestIdleCallback(run, { timeout: 5000 });
+        cancel = () => cancelIdleCallback(handle);
+      } else {
+        const handle = setTimeout(run, 50);
+        cancel = () => clearTimeout(handle);
+      }
+    };
+    const step = () => {
+      const missing = ORDER_SORT_KEYS.filter((key) => !store.getState().sortColumns[key]);
+      if (missing.length === 0) return;
+      store.getState().prepareSortColumns([missing[0]!]);
+      if (missing.length > 1) idle(step);
+    };
+    const start = setTimeout(() => idle(step), PREPARE_AFTER);
+    return () => {
+      clearTimeout(start);
+      cancel();
+    };
+  }, [store, ready]);
 }
 
 /** The header's metrics. */

@@ -79,7 +79,7 @@ describe('EntityTable', () => {
       expect(new Map(version.toArray().map((r) => [r.id, r]))).toEqual(expected);
       for (const [id, row] of expected) expect(version.get(id)).toBe(row);
     }
-  });
+  }, 60_000);
 
   it('iterates every record once', () => {
     const table = EntityTable.from<Row>(
@@ -89,5 +89,38 @@ describe('EntityTable', () => {
     table.forEach((row) => seen.push(row.value));
     expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 300 }, (_, i) => i));
     expect([...table.values()]).toHaveLength(300);
+  });
+
+  it('visits chunks in slices and tells what changed since an earlier version', () => {
+    const rng = new Prng(11);
+    const start = EntityTable.from<Row>(
+      Array.from({ length: 700 }, (_, i) => ({ id: `x${i}`, value: i })),
+    );
+    const seen: number[] = [];
+    for (let c = 0; c < start.chunkCount; c += 2)
+      start.forEachInChunks(c, c + 2, (row) => seen.push(row.value));
+    expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 700 }, (_, i) => i));
+    let table = start;
+    for (let round = 0; round < 20; round++) {
+      const draft = table.edit();
+      for (let i = rng.int(0, 30); i > 0; i--) {
+        const id = `x${rng.int(0, 900)}`;
+        if (rng.chance(0.3)) draft.delete(id);
+        else draft.set({ id, value: rng.int(0, 1e6) });
+      }
+      table = draft.commit();
+    }
+    const changes = table.changesSince(start)!;
+    // Applying the changes to the start gives the table; nothing unchanged is listed.
+    const model = new Map(start.toArray().map((r) => [r.id, r]));
+    for (const { before, after } of changes) {
+      expect(before).not.toBe(after);
+      expect(model.get((before ?? after)!.id)).toBe(before);
+      if (after) model.set(after.id, after);
+      else model.delete(before!.id);
+    }
+    expect(model).toEqual(new Map(table.toArray().map((r) => [r.id, r])));
+    expect(table.changesSince(table)).toEqual([]);
+    expect(table.changesSince(EntityTable.from<Row>([]))).toBeNull();
   });
 });

@@ -96,11 +96,47 @@ export class EntityTable<T extends Keyed> {
 
   /** Calls `visit` for every record, in no particular order. */
   forEach(visit: (record: T) => void): void {
-    for (const chunk of this.#chunks)
+    this.forEachInChunks(0, this.#chunks.length, visit);
+  }
+
+  /** Number of chunks of slots (for a pass in slices: {@link forEachInChunks}). */
+  get chunkCount(): number {
+    return this.#chunks.length;
+  }
+
+  /** Calls `visit` for every record of chunks `from` (inclusive) to `to` (exclusive). */
+  forEachInChunks(from: number, to: number, visit: (record: T) => void): void {
+    const end = Math.min(to, this.#chunks.length);
+    for (let c = Math.max(0, from); c < end; c++) {
+      const chunk = this.#chunks[c]!;
       for (let i = 0; i < CHUNK; i++) {
         const record = chunk[i];
         if (record !== undefined) visit(record);
       }
+    }
+  }
+
+  /**
+   * What changed from `older` to this table, one `{before, after}` per changed record (absent
+   * before: added; absent after: removed), found by comparing chunks (an unchanged chunk is the
+   * same array): O(chunks + changed chunks × 128). Null when `older` is not an earlier version
+   * of this table (another table's slots: e.g. a snapshot loaded since).
+   */
+  changesSince(older: EntityTable<T>): { before: T | undefined; after: T | undefined }[] | null {
+    if (older.#slots !== this.#slots) return null;
+    const out: { before: T | undefined; after: T | undefined }[] = [];
+    const chunks = Math.max(this.#chunks.length, older.#chunks.length);
+    for (let c = 0; c < chunks; c++) {
+      const now = this.#chunks[c];
+      const then = older.#chunks[c];
+      if (now === then) continue;
+      for (let i = 0; i < CHUNK; i++) {
+        const after = now?.[i];
+        const before = then?.[i];
+        if (after !== before) out.push({ before, after });
+      }
+    }
+    return out;
   }
 
   /** Every record, in no particular order. */

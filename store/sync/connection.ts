@@ -26,6 +26,8 @@ export type ConnectionEvent =
   | { type: 'open'; at: number; resync: boolean }
   /** The subscription dropped; the SDK retries after `retryDelayMs`. */
   | { type: 'close'; at: number; retryDelayMs: number }
+  /** The orders of a persisted snapshot are shown: resyncing until the first catch-up ends. */
+  | { type: 'restored'; at: number }
   /** A delta pass starts (also after a failed one). */
   | { type: 'resync'; at: number }
   /** The initial snapshot or a delta pass finished. */
@@ -54,8 +56,10 @@ export function deriveStatus(
 ): ConnectionStatus {
   if (!state.online) return 'offline';
   if (state.socket === 'closed') return 'reconnecting';
-  if (state.sync === 'initial' || state.socket === 'connecting') return 'connecting';
+  if (state.sync === 'initial') return 'connecting';
+  // Shown from a persisted snapshot: catching up, not live (before the socket opens too).
   if (state.sync === 'resyncing') return 'resyncing';
+  if (state.socket === 'connecting') return 'connecting';
   return 'live';
 }
 
@@ -79,6 +83,9 @@ export function nextConnection(state: ConnectionState, event: ConnectionEvent): 
       break;
     case 'resync':
       next = state.sync === 'initial' ? state : { ...state, sync: 'resyncing' };
+      break;
+    case 'restored':
+      next = state.sync === 'initial' ? { ...state, sync: 'resyncing' } : state;
       break;
     case 'synced':
       next = { ...state, sync: 'idle' };

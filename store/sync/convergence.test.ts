@@ -29,3 +29,21 @@ describe('convergence: after the final resync the store equals the server', () =
     });
   }
 });
+
+describe('convergence from a persisted snapshot (a returning visit)', () => {
+  const WARM = Math.max(1, Math.floor(SEEDS / 4));
+  for (const [name, start] of [
+    ['kept an hour ago', { days: 0.04 }],
+    ['kept days ago', { days: 3 }],
+    ['of an older schema version (discarded)', { days: 0, version: 0 }],
+  ] as const)
+    it(`${name}: seeds 1–${WARM}`, { timeout: 120_000 }, async () => {
+      let writes = 0;
+      for (let seed = 1; seed <= WARM; seed++) {
+        const report = await runConvergence(seed, () => {}, start);
+        expect(report.problems, `seed ${seed}`).toEqual([]);
+        writes += report.writes;
+      }
+      expect(writes).toBeGreaterThan(WARM * 20);
+    });
+});

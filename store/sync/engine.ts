@@ -37,6 +37,13 @@ import {
   type SnapshotPort,
   type Timers,
 } from './ports.ts';
+import {
+  browserHide,
+  readPersisted,
+  SNAPSHOT_VERSION,
+  type PersistedOrders,
+  type PersistOptions,
+} from './persist.ts';
 import { detailStatus, trackDetail, untrackDetail, type LoadState } from './sync-state.ts';
 
 /** Sets kept complete by delta reads by `$updatedAt` (never hard-deleted). */
@@ -87,6 +94,11 @@ export interface SyncOptions {
    * export jobs, the team's members and the presences; staff can read no export jobs).
    */
   fullSync?: readonly FullSyncSet[];
+  /**
+   * Keep the orders between visits (`persist.ts`): a start with a snapshot of this version
+   * paints from it and catches up by a delta read, showing "Resyncing" until live.
+   */
+  persist?: PersistOptions;
 }
 
 /** What the engine writes to: the store's state and its one commit. */
@@ -127,6 +139,7 @@ export class SyncEngine {
   readonly #tickMs: number;
   readonly #retryDelays: readonly number[];
   readonly #fullSync: readonly FullSyncSet[];
+  readonly #persist: PersistOptions | null;
 
   #phase = INITIAL_PHASE;
   #queue: RemoteChange[] = [];
@@ -151,6 +164,12 @@ export class SyncEngine {
   #following: Promise<void> = Promise.resolve();
   #cleanups: (() => void)[] = [];
   #timerHandles = new Set<unknown>();
+  /** This run started from a persisted snapshot: the load reads no orders (a delta does). */
+  #restored = false;
+  /** A snapshot write is scheduled. */
+  #saveScheduled = false;
+  /** The store's orders changed since the last snapshot write. */
+  #dirty = false;
 
   constructor(store: SyncTarget, options: SyncOptions, now: () => number) {
     this.#store = store;
@@ -169,6 +188,7 @@ export class SyncEngine {
     this.#tickMs = options.tickMs ?? 5_000;
     this.#retryDelays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
     this.#fullSync = options.fullSync ?? ['products', 'exports', 'members', 'presence'];
+    this.#persist = options.persist ?? null;
   }
 
   get #state(): DeskState {
@@ -212,6 +232,7 @@ export class SyncEngine {
         return;
       case 'synced':
         this.#connection({ type: 'synced', at: this.#now() });
+        this.#saveSoon();
         return;
     }
   }
@@ -239,6 +260,13 @@ export class SyncEngine {
     const promise = new Promise<void>((r) => (resolve = r));
     this.#activation = { resolve, promise };
     const run = this.#phase.run + 1;
+    this.#restored = false;
+    this.#dirty = false;
+    this.#saveScheduled = false;
+    if (this.#persist) {
+      const save = () => void this.saveSnapshot();
+      this.#cleanups.push((this.#persist.onHide ?? browserHide)(save));
+    }
     if (!this.#network.online()) this.#connection({ type: 'offline', at: this.#now() });
     this.#cleanups.push(
       this.#network.subscribe((online) =>
@@ -360,6 +388,87 @@ export class SyncEngine {
     this.#queue = [];
     this.#eventsAt = null;
     this.#state.applyRemote(batch, eventsAt === null ? undefined : { eventsAt });
+    if (batch.some((change) => change.collection === 'orders')) {
+      this.#dirty = true;
+      this.#saveSoon();
+    }
+  }
+
+  // Persistence ----------------------------------------------------------------------------------
+
+  /** Schedules a snapshot write (at most one per `throttleMs`). */
+  #saveSoon(): void {
+    if (!this.#persist || this.#saveScheduled || !this.#dirty) return;
+    this.#saveScheduled = true;
+    this.#later(() => {
+      this.#saveScheduled = false;
+      void this.saveSnapshot();
+    }, this.#persist.throttleMs ?? 5_000);
+  }
+
+  /**
+   * Writes the orders snapshot now, if it is complete up to a watermark: only while live (no
+   * gap to catch up, no event received and not yet applied), else at the next chance. Resolves
+   * with whether it wrote.
+   */
+  async saveSnapshot(): Promise<boolean> {
+    const persist = this.#persist;
+    if (!persist || !this.#dirty) return false;
+    const coverage = this.#coverage.orders;
+    if (
+      this.#phase.stage !== 'running' ||
+      this.#phase.resync !== 'idle' ||
+      this.#queue.length !== 0 ||
+      coverage.riskFrom !== null ||
+      coverage.watermark === null ||
+      this.#state.connection.status !== 'live'
+    ) {
+      this.#saveSoon();
+      return false;
+    }
+    this.#dirty = false;
+    try {
+      await persist.storage.set(persist.key, {
+        version: persist.version ?? SNAPSHOT_VERSION,
+        savedAt: this.#now(),
+        watermark: coverage.watermark,
+        orders: this.#state.orders.toArray(),
+      });
+      return true;
+    } catch {
+      // Storage full or refused: the next visit loads cold.
+      return false;
+    }
+  }
+
+  /**
+   * Reads the persisted snapshot and, when it is of this version, shows its orders with the
+   * connection "Resyncing": the orders are at risk from its watermark, so the first catch-up
+   * reads what changed since (less the margin). Another version or an unreadable one is deleted.
+   */
+  async #restore(run: number): Promise<boolean> {
+    const persist = this.#persist;
+    if (!persist || this.#state.orders.size !== 0) return false;
+    let saved: PersistedOrders | null;
+    try {
+      saved = readPersisted(
+        await persist.storage.get(persist.key),
+        persist.version ?? SNAPSHOT_VERSION,
+      );
+      if (saved === null) await persist.storage.del(persist.key);
+    } catch {
+      saved = null;
+    }
+    if (run !== this.#phase.run || saved === null || this.#state.orders.size !== 0) return false;
+    this.#state.loadSnapshot({ orders: saved.orders });
+    const coverage = this.#coverage.orders;
+    coverage.observe(saved.watermark);
+    coverage.restore(saved.watermark);
+    this.#restored = true;
+    this.#connection({ type: 'restored', at: this.#now() });
+    this.#setLoad({ status: 'ready', loaded: this.#state.orders.size, error: null });
+    mark('snapshot-restored');
+    return true;
   }
 
   // Reads ----------------------------------------------------------------------------------------
@@ -427,7 +536,9 @@ export class SyncEngine {
 
   /** The first load: the plan of `load-plan.ts`, carried out by `load-reader.ts`. */
   async #initialLoad(run: number): Promise<void> {
-    this.#setLoad({ status: 'loading', loaded: 0, error: null });
+    if (!this.#restored) await this.#restore(run);
+    if (run !== this.#phase.run) return;
+    if (!this.#restored) this.#setLoad({ status: 'loading', loaded: 0, error: null });
     await Promise.race([
       this.#activation!.promise,
       new Promise<void>((resolve) => this.#later(resolve, this.#activationWaitMs)),
@@ -444,6 +555,8 @@ export class SyncEngine {
       },
       this.#now(),
     );
+    // Restored: the orders come from the catch-up's delta read, not from the load.
+    if (this.#restored) plan.reads = plan.reads.filter((read) => read.collection !== 'orders');
     let shown = false;
     const asOf: Partial<Record<WholeSet, number>> = {};
     let snapshot;
@@ -491,6 +604,7 @@ export class SyncEngine {
     if (run !== this.#phase.run) return;
     mark('snapshot-fetched');
     this.#state.loadSnapshot(snapshot, { replace: shown, asOf });
+    this.#dirty = true;
     this.#step({ type: 'loaded', atRisk: this.#atRisk() });
     mark('snapshot-applied');
     this.#setLoad({ status: 'ready', loaded: this.#state.orders.size, error: null });

@@ -19,6 +19,7 @@ function reference(orders: Iterable<Order>, now: number): DeskMetrics {
   const dayEnd = startOfNextLocalDay(now);
   const today = (t: number | null) => t !== null && t >= dayStart && t < dayEnd;
   let revenueCents = 0;
+  let refundedCents = 0;
   let ordersToday = 0;
   let inProgress = 0;
   let currency: string | null = null;
@@ -31,6 +32,7 @@ function reference(orders: Iterable<Order>, now: number): DeskMetrics {
       revenueCents += Math.max(0, o.totalCents - o.refundedCents);
       currency ??= o.currency;
     }
+    if (today(o.paidAt)) refundedCents += o.refundedCents;
     if (o.status === 'paid' || o.status === 'preparing' || o.status === 'ready') inProgress++;
     if (today(o.readyAt) && o.paidAt !== null) durations.push(Math.max(0, o.readyAt! - o.paidAt));
     if (o.paidAt !== null) {
@@ -50,6 +52,7 @@ function reference(orders: Iterable<Order>, now: number): DeskMetrics {
   return {
     dayStart,
     revenueCents,
+    refundedCents,
     currency,
     ordersToday,
     inProgress,
@@ -102,6 +105,7 @@ describe('MetricsAccumulator', () => {
     const metrics = MetricsAccumulator.build(orders, NOW).snapshot(NOW);
     expect(metrics.ordersToday).toBe(2);
     expect(metrics.revenueCents).toBe(1000 + 300);
+    expect(metrics.refundedCents).toBe(200);
     expect(metrics.inProgress).toBe(2);
     expect(metrics.medianPaidToReadyMs).toBe((300_000 + 26 * 3600_000 - 100_000) / 2);
     expect(metrics.perMinute).toHaveLength(30);

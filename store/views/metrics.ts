@@ -12,6 +12,8 @@ const WINDOW_MS = RATE_WINDOW_MINUTES * MINUTE;
  * - `ordersToday`: orders paid today (`paidAt` today) that are not canceled.
  * - `revenueCents`: the sum over those orders of `totalCents − refundedCents` (refunds, partial
  *   or full, come off; a canceled order counts nothing).
+ * - `refundedCents`: the sum of `refundedCents` over orders paid today, whatever their status
+ *   (a canceled order's refund too).
  * - `inProgress`: orders in `paid`, `preparing` or `ready`, whatever their day.
  * - `medianPaidToReadyMs`: the median of `readyAt − paidAt` over orders that became ready today
  *   (whatever happened to them after), or null when none has.
@@ -21,6 +23,8 @@ const WINDOW_MS = RATE_WINDOW_MINUTES * MINUTE;
 export interface DeskMetrics {
   dayStart: number;
   revenueCents: number;
+  /** What was refunded of the orders paid today (partial and full refunds, cancels). */
+  refundedCents: number;
   /** The shop's currency, from the orders counted (null before the first one). */
   currency: string | null;
   ordersToday: number;
@@ -46,6 +50,7 @@ export function startOfNextLocalDay(now: number): number {
 
 interface Work {
   revenueCents: number;
+  refundedCents: number;
   ordersToday: number;
   inProgress: number;
   currencies: Map<string, number> | null;
@@ -68,6 +73,7 @@ export class MetricsAccumulator {
   readonly dayStart: number;
   readonly dayEnd: number;
   readonly revenueCents: number;
+  readonly refundedCents: number;
   readonly ordersToday: number;
   readonly inProgress: number;
   /** Counted orders per currency. */
@@ -83,7 +89,12 @@ export class MetricsAccumulator {
   private constructor(
     dayStart: number,
     dayEnd: number,
-    totals: { revenueCents: number; ordersToday: number; inProgress: number },
+    totals: {
+      revenueCents: number;
+      refundedCents: number;
+      ordersToday: number;
+      inProgress: number;
+    },
     currencies: ReadonlyMap<string, number>,
     durations: SortedIndex,
     minutes: Int32Array,
@@ -91,6 +102,7 @@ export class MetricsAccumulator {
     this.dayStart = dayStart;
     this.dayEnd = dayEnd;
     this.revenueCents = totals.revenueCents;
+    this.refundedCents = totals.refundedCents;
     this.ordersToday = totals.ordersToday;
     this.inProgress = totals.inProgress;
     this.#currencies = currencies;
@@ -113,7 +125,7 @@ export class MetricsAccumulator {
     return new MetricsAccumulator(
       dayStart,
       dayEnd,
-      { revenueCents: 0, ordersToday: 0, inProgress: 0 },
+      { revenueCents: 0, refundedCents: 0, ordersToday: 0, inProgress: 0 },
       new Map(),
       SortedIndex.empty('asc'),
       minutes,
@@ -158,6 +170,7 @@ export class MetricsAccumulator {
   ): MetricsAccumulator {
     const work: Work = {
       revenueCents: this.revenueCents,
+      refundedCents: this.refundedCents,
       ordersToday: this.ordersToday,
       inProgress: this.inProgress,
       currencies: null,
@@ -196,6 +209,15 @@ export class MetricsAccumulator {
   }
 
   #take(work: Work, order: Order, sign: 1 | -1): void {
+    if (
+      order.refundedCents > 0 &&
+      order.paidAt !== null &&
+      order.paidAt >= this.dayStart &&
+      order.paidAt < this.dayEnd
+    ) {
+      work.refundedCents += sign * order.refundedCents;
+      work.changed = true;
+    }
     if (this.#counted(order)) {
       work.ordersToday += sign;
       work.revenueCents += sign * Math.max(0, order.totalCents - order.refundedCents);
@@ -250,6 +272,7 @@ export class MetricsAccumulator {
     return {
       dayStart: this.dayStart,
       revenueCents: this.revenueCents,
+      refundedCents: this.refundedCents,
       currency: this.currency,
       ordersToday: this.ordersToday,
       inProgress: this.inProgress,
@@ -265,6 +288,7 @@ export function sameMetrics(a: DeskMetrics, b: DeskMetrics): boolean {
   return (
     a.dayStart === b.dayStart &&
     a.revenueCents === b.revenueCents &&
+    a.refundedCents === b.refundedCents &&
     a.currency === b.currency &&
     a.ordersToday === b.ordersToday &&
     a.inProgress === b.inProgress &&

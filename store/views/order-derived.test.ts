@@ -1,3 +1,4 @@
+import { buildSortColumn } from './sort-columns.ts';
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../domain/order.ts';
 import { MetricsAccumulator } from './metrics.ts';
@@ -26,6 +27,7 @@ describe('updateOrderDerived', () => {
       board: buildBoard(table, acc.dayStart),
       orderViews: {},
       metricsAcc: acc,
+      sortColumns: {},
     };
     const started = v(3, { status: 'preparing', paidAt: NOW - 1000, startedAt: NOW });
     const next = EntityTable.from([started]);
@@ -45,7 +47,12 @@ describe('updateOrderDerived', () => {
     });
     const table = EntityTable.from([fulfilled]);
     const acc = MetricsAccumulator.build(table.values(), NOW);
-    const derived = { board: buildBoard(table, acc.dayStart), orderViews: {}, metricsAcc: acc };
+    const derived = {
+      board: buildBoard(table, acc.dayStart),
+      orderViews: {},
+      metricsAcc: acc,
+      sortColumns: {},
+    };
     expect(derived.board.columns.done.size).toBe(1);
     const tomorrow = NOW + 24 * 3600_000;
     const out = updateOrderDerived(derived, table, [], tomorrow);
@@ -71,6 +78,7 @@ describe('updateOrderDerived', () => {
         },
       },
       metricsAcc: acc,
+      sortColumns: { number: buildSortColumn('number', table) },
     };
     const added = { ...v(1), id: 'o0', number: 0 };
     const out = updateOrderDerived(
@@ -80,5 +88,6 @@ describe('updateOrderDerived', () => {
       NOW,
     );
     expect(out.orderViews.k!.index.toArray()).toEqual(['o0', 'o1']);
+    expect(out.sortColumns.number!.toArray()).toEqual(['o0', 'o1']);
   });
 });

@@ -13,6 +13,7 @@ import {
   type OrderViewSpec,
 } from './order-views.ts';
 import type { SortedIndex } from './sorted-index.ts';
+import { updateSortColumns, type SortColumns } from './sort-columns.ts';
 
 /** The board: its four columns and the day "done" counts from. */
 export interface BoardIndexes {
@@ -46,6 +47,7 @@ export function viewDefOf(spec: OrderViewSpec): OrderIndexDef {
 /** Everything derived from the orders table. */
 export interface OrderDerived {
   board: BoardIndexes;
+  sortColumns: SortColumns;
   orderViews: Readonly<Record<string, OrderViewEntry>>;
   metricsAcc: MetricsAccumulator;
 }
@@ -68,13 +70,14 @@ export function updateOrderDerived(
   diffs: readonly RecordDiff<Order>[],
   now: number,
 ): OrderDerived {
-  let { board, orderViews, metricsAcc } = derived;
+  let { board, orderViews, metricsAcc, sortColumns } = derived;
   const newDay = !metricsAcc.covers(now);
   if (newDay) {
     metricsAcc = MetricsAccumulator.build(orders.values(), now);
     board = buildBoard(orders, metricsAcc.dayStart);
   }
-  if (diffs.length === 0) return newDay ? { board, orderViews, metricsAcc } : derived;
+  if (diffs.length === 0) return newDay ? { board, orderViews, metricsAcc, sortColumns } : derived;
+  sortColumns = updateSortColumns(sortColumns, diffs);
   if (!newDay) {
     metricsAcc = metricsAcc.apply(diffs);
     const defs = boardDefs(board.dayStart);
@@ -98,5 +101,5 @@ export function updateOrderDerived(
     }
   }
   if (views) orderViews = views;
-  return { board, orderViews, metricsAcc };
+  return { board, orderViews, metricsAcc, sortColumns };
 }

@@ -8,7 +8,7 @@ function sorted(entries: Iterable<IndexEntry>, direction: Direction): string[] {
 }
 
 describe('compareEntries', () => {
-  it('orders by key in the direction, nulls last, then tie descending, then id', () => {
+  it('orders by key in the direction, nulls last, then tie and id in the same direction', () => {
     const e = (id: string, key: number | null, tie = 0): IndexEntry => ({ id, key, tie });
     expect(sorted([e('a', 3), e('b', 1), e('c', null), e('d', 2)], 'asc')).toEqual([
       'b',
@@ -22,7 +22,8 @@ describe('compareEntries', () => {
       'b',
       'c',
     ]);
-    expect(sorted([e('a', 1, 1), e('b', 1, 5), e('c', 1, 5)], 'asc')).toEqual(['b', 'c', 'a']);
+    expect(sorted([e('a', 1, 1), e('b', 1, 5), e('c', 1, 5)], 'asc')).toEqual(['a', 'b', 'c']);
+    expect(sorted([e('a', 1, 1), e('b', 1, 5), e('c', 1, 5)], 'desc')).toEqual(['c', 'b', 'a']);
   });
 
   it('orders strings', () => {

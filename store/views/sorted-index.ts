@@ -6,8 +6,17 @@ export interface IndexEntry {
   readonly id: string;
   /** The sort column's value. One index holds keys of one type (plus nulls). */
   readonly key: SortValue;
-  /** Tie-break, descending (the order number: newest first). */
+  /** Tie-break in the key's direction (the order number: newest first in a descending index). */
   readonly tie: number;
+}
+
+/**
+ * An index entry that also holds its record: a sort column's entry, shared by the views made
+ * from it. Its place (`id`, `key`, `tie`) never changes; `record` is updated in place when the
+ * record changes without moving (so no view keeps an old version alive).
+ */
+export interface RecordEntry<T> extends IndexEntry {
+  record: T;
 }
 
 /** Sort direction of an index's key. */
@@ -22,7 +31,11 @@ const MIN_CHUNK = 64;
 
 const NO_CHUNKS: readonly (readonly IndexEntry[])[] = Object.freeze([]);
 
-/** The total order of an index: key (nulls last), then `tie` descending, then id. */
+/**
+ * The total order of an index: key (nulls last), then `tie`, then id — all three in the index's
+ * direction, so a descending index is exactly an ascending one read backwards with its nulls
+ * moved to the end (what lets a view in either direction come from one sort column).
+ */
 export function compareEntries(a: IndexEntry, b: IndexEntry, sign: 1 | -1): number {
   const x = a.key;
   const y = b.key;
@@ -31,8 +44,8 @@ export function compareEntries(a: IndexEntry, b: IndexEntry, sign: 1 | -1): numb
     if (y === null) return -1;
     return x < y ? -sign : sign;
   }
-  if (a.tie !== b.tie) return a.tie > b.tie ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  if (a.tie !== b.tie) return a.tie < b.tie ? -sign : sign;
+  return a.id < b.id ? -sign : a.id > b.id ? sign : 0;
 }
 
 /** Whether two entries sort the same (same id, key and tie-break). */
@@ -110,6 +123,20 @@ export class SortedIndex {
     return new SortedIndex(chunks, entries.length, direction, version);
   }
 
+  /**
+   * An index of `entries` that are already in the index's order (no sort: O(n)); the entry
+   * objects are shared, not copied.
+   */
+  static fromSorted(
+    entries: readonly IndexEntry[],
+    direction: Direction,
+    version = 1,
+  ): SortedIndex {
+    const chunks: IndexEntry[][] = [];
+    for (let i = 0; i < entries.length; i += CHUNK) chunks.push(entries.slice(i, i + CHUNK));
+    return new SortedIndex(chunks, entries.length, direction, version);
+  }
+
   /** @internal */
   static fromChunks(
     chunks: readonly (readonly IndexEntry[])[],
@@ -176,6 +203,33 @@ export class SortedIndex {
     let i = 0;
     for (const chunk of this.#chunks) for (const entry of chunk) out[i++] = entry.id;
     return out;
+  }
+
+  /**
+   * Calls `visit` with every entry, in order or (with `reverse`) backwards; stops early when it
+   * returns false. A plain loop over the chunks: no iterator per entry.
+   */
+  forEachEntry(visit: (entry: IndexEntry) => boolean | void, reverse = false): void {
+    const chunks = this.#chunks;
+    if (!reverse) {
+      for (const chunk of chunks)
+        for (let i = 0; i < chunk.length; i++) if (visit(chunk[i]!) === false) return;
+      return;
+    }
+    for (let c = chunks.length - 1; c >= 0; c--) {
+      const chunk = chunks[c]!;
+      for (let i = chunk.length - 1; i >= 0; i--) if (visit(chunk[i]!) === false) return;
+    }
+  }
+
+  /** Number of chunks (for a pass in slices, with {@link chunkAt}). */
+  get chunkCount(): number {
+    return this.#chunks.length;
+  }
+
+  /** The entries of chunk `c`, in order (read-only: shared with other versions). */
+  chunkAt(c: number): readonly IndexEntry[] {
+    return this.#chunks[c] ?? [];
   }
 
   /** Every entry in order. */

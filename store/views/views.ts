@@ -17,12 +17,26 @@ import {
 import type { DeskSlice } from '../state.ts';
 import {
   DEFAULT_ORDER_VIEW,
+  ORDER_SORT_KEYS,
   buildOrderIndex,
   normalizeViewSpec,
   orderViewKey,
+  type OrderSortKey,
   type OrderViewSpec,
 } from './order-views.ts';
 import { nextShownOrders, type OptimisticOrders } from './shown-orders.ts';
+import { drain, runSliced, type Job, type SliceScheduler, type SlicedRun } from './sliced.ts';
+import {
+  buildSortColumn,
+  catchUpSortColumn,
+  catchUpView,
+  narrowestSource,
+  rebuildSortColumns,
+  selectJob,
+  sortColumnJob,
+  type SortColumns,
+} from './sort-columns.ts';
+import type { SortedIndex } from './sorted-index.ts';
 
 /**
  * What the views read, maintained from the records (and our optimistic orders) as they change:
@@ -34,6 +48,17 @@ export interface ViewsState {
   board: BoardIndexes;
   /** Maintained table views by `orderViewKey`; the default view is always there. */
   orderViews: Readonly<Record<string, OrderViewEntry>>;
+  /**
+   * Every order sorted by each column a view has used (`createdAt` always), maintained from the
+   * diffs: a new view is one pass over its column instead of a sort of every order.
+   */
+  sortColumns: SortColumns;
+  /**
+   * Table views being made in slices (see `sliced.ts`), by `orderViewKey`: what the table says
+   * meanwhile ("Sorting…" while the sort column is built) and who asked for it. Moved to
+   * {@link orderViews} when done.
+   */
+  pendingViews: Readonly<Record<string, PendingView>>;
   /** The running totals behind {@link metrics}, updated from diffs. */
   metricsAcc: MetricsAccumulator;
   metrics: DeskMetrics;
@@ -49,6 +74,14 @@ export interface ViewsState {
   activityByOrder: ListsByOrder<Activity>;
   /** Visible attachments of tracked orders, oldest first. */
   attachmentsByOrder: ListsByOrder<Attachment>;
+}
+
+/** A table view being made (see {@link ViewsState.pendingViews}). */
+export interface PendingView {
+  /** `sorting`: its sort column is being built first; `filtering`: one pass over rows. */
+  phase: 'sorting' | 'filtering';
+  /** Hooks waiting for it (handed to the view when it is done). */
+  refs: number;
 }
 
 const byProductOrder = (a: Product, b: Product) =>
@@ -76,6 +109,8 @@ export function emptyViews(now: number): ViewsState {
     orderViews: {
       [key]: { key, spec, index: buildOrderIndex(viewDefOf(spec), orders), refs: 1, touched: 0 },
     },
+    sortColumns: { [spec.sort]: buildSortColumn(spec.sort, orders) },
+    pendingViews: {},
     metricsAcc,
     metrics: metricsAcc.snapshot(now),
     productList: [],
@@ -88,8 +123,40 @@ export function emptyViews(now: number): ViewsState {
 }
 
 /**
- * The views over a snapshot of orders loaded in one pass: every index built with one sort, the
- * metrics counted once (instead of 100,000 incremental updates).
+ * The pass that makes a view's rows (a job, see `sliced.ts`): one ordered pass over the narrowest
+ * maintained view it refines, else over its sort column (`column`: every view's column is kept,
+ * so a view it refines has it too), the pointers copied as they are when nothing is filtered.
+ */
+function viewPass(
+  spec: OrderViewSpec,
+  orders: EntityTable<Order>,
+  column: SortedIndex,
+  views: Iterable<OrderViewEntry>,
+): Job<SortedIndex> {
+  const source = narrowestSource(spec, views);
+  const everyOrder = orderViewKey({ sort: spec.sort, dir: spec.dir }) === orderViewKey(spec);
+  return selectJob(source ?? column, viewDefOf(spec), orders, source === null && everyOrder);
+}
+
+/**
+ * A view's rows made at once ({@link viewPass}), its sort column built first (with one sort)
+ * when the desk has not sorted by it yet.
+ */
+function viewIndex(
+  spec: OrderViewSpec,
+  orders: EntityTable<Order>,
+  columns: SortColumns,
+  views: Iterable<OrderViewEntry>,
+): { index: SortedIndex; column: SortedIndex | null } {
+  const existing = columns[spec.sort];
+  const column = existing ?? buildSortColumn(spec.sort, orders);
+  return { index: drain(viewPass(spec, orders, column, views)), column: existing ? null : column };
+}
+
+/**
+ * The views over a snapshot of orders loaded in one pass: each sort column built with one sort,
+ * every view one pass over its column, the metrics counted once (instead of 100,000 incremental
+ * updates).
  */
 export function rebuildOrderViews(
   views: ViewsState,
@@ -97,15 +164,20 @@ export function rebuildOrderViews(
   now: number,
 ): Partial<ViewsState> {
   const metricsAcc = MetricsAccumulator.build(orders.values(), now);
+  const sortColumns = rebuildSortColumns(views.sortColumns, orders);
   const orderViews: Record<string, OrderViewEntry> = {};
   for (const [key, entry] of Object.entries(views.orderViews))
-    orderViews[key] = { ...entry, index: buildOrderIndex(viewDefOf(entry.spec), orders) };
+    orderViews[key] = {
+      ...entry,
+      index: viewIndex(entry.spec, orders, sortColumns, []).index,
+    };
   return {
     shownOrders: orders,
     metricsAcc,
     metrics: publish(views.metrics, metricsAcc, now),
     board: buildBoard(orders, metricsAcc.dayStart),
     orderViews,
+    sortColumns,
   };
 }
 
@@ -140,6 +212,7 @@ export function updateViews(views: ViewsState, change: ViewsChange): Partial<Vie
   const derived = updateOrderDerived(views, shown.shown, shown.diffs, now);
   if (derived.board !== views.board) patch.board = derived.board;
   if (derived.orderViews !== views.orderViews) patch.orderViews = derived.orderViews;
+  if (derived.sortColumns !== views.sortColumns) patch.sortColumns = derived.sortColumns;
   if (derived.metricsAcc !== views.metricsAcc) {
     patch.metricsAcc = derived.metricsAcc;
     const metrics = publish(views.metrics, derived.metricsAcc, now);
@@ -189,16 +262,95 @@ export interface OrderViewHandle {
 
 /** The views' own actions. */
 export interface ViewsActions {
-  /** Starts (or shares) maintaining a table view; release it when it is no longer shown. */
+  /**
+   * Starts (or shares) maintaining a table view; release it when it is no longer shown. A new
+   * view is one pass over its sort column (or over the view it narrows, e.g. the previous
+   * keystroke of a search, or a wider filter); only the first view sorted by a column pays for
+   * that column's sort. With a slice scheduler the work runs in slices (the first one now): the
+   * view is in {@link ViewsState.pendingViews} until done, then in `orderViews`; releasing it
+   * before then stops the work.
+   */
   acquireOrderView(spec: OrderViewSpec): OrderViewHandle;
+  /**
+   * Builds the sort columns not built yet (`keys`, default: every sortable column), so that the
+   * first sort by them is a pass instead of a sort; meant for idle time after the load. Returns
+   * the columns still missing (none when all of `keys` are built). With a slice scheduler they
+   * are built one after another in slices (`budget` is then unused) and all are missing on return.
+   */
+  prepareSortColumns(keys?: readonly OrderSortKey[], budget?: number): OrderSortKey[];
   /** Advances time: republishes the per-minute series and rolls the day over at midnight. */
   tick(now?: number): void;
 }
 
 /** The views part: its state and actions (table views on demand, the clock). */
-export function createViewsSlice(context: { now(): number }): DeskSlice<ViewsState & ViewsActions> {
+export function createViewsSlice(context: {
+  now(): number;
+  /** Where long builds run in slices; null: at once (tests, Node). */
+  slices?: SliceScheduler | null;
+}): DeskSlice<ViewsState & ViewsActions> {
   let viewSeq = 0;
+  const scheduler = context.slices ?? null;
   return (set, get) => {
+    const jobs = new Map<string, SlicedRun>();
+    let preparing: SlicedRun | null = null;
+
+    /** Sort columns being built in slices, by key (see {@link columnJob}). */
+    const columnBuilds = new Map<OrderSortKey, Job>();
+
+    /** Builds the sort column of `key` over the orders, caught up with them, and commits it. */
+    function* buildColumn(key: OrderSortKey): Job {
+      while (!get().sortColumns[key]) {
+        const from = get().shownOrders;
+        const built = yield* sortColumnJob(key, from);
+        const caught = catchUpSortColumn(built, key, from, get().shownOrders);
+        if (caught === null) continue;
+        set((draft) => {
+          if (!draft.sortColumns[key])
+            draft.sortColumns = castDraft({ ...draft.sortColumns, [key]: caught });
+        });
+      }
+    }
+
+    /**
+     * A sort column in slices: the one build of it under way (started when there is none),
+     * stepped by whichever job waits for it. A view sorted by a column being prepared, or asked
+     * for again after a release, does not sort it a second time (a build left by every job is
+     * taken up where it stopped).
+     */
+    function* columnJob(key: OrderSortKey): Job<SortedIndex> {
+      for (;;) {
+        const held = get().sortColumns[key];
+        if (held) return held;
+        let build = columnBuilds.get(key);
+        if (build === undefined) columnBuilds.set(key, (build = buildColumn(key)));
+        if (build.next().done) columnBuilds.delete(key);
+        else yield;
+      }
+    }
+
+    /** A view's rows in slices: its column first when missing, then one pass, caught up. */
+    function* viewJob(key: string, spec: OrderViewSpec): Job<SortedIndex> {
+      for (;;) {
+        if (!get().sortColumns[spec.sort]) {
+          yield* columnJob(spec.sort);
+          set((draft) => {
+            const pending = draft.pendingViews[key];
+            if (pending) pending.phase = 'filtering';
+          });
+        }
+        const state = get();
+        const from = state.shownOrders;
+        const index = yield* viewPass(
+          spec,
+          from,
+          state.sortColumns[spec.sort]!,
+          Object.values(state.orderViews),
+        );
+        const caught = catchUpView(index, viewDefOf(spec), from, get().shownOrders);
+        if (caught !== null) return caught;
+      }
+    }
+
     const releaseView = (key: string) =>
       set((draft) => {
         const entry = draft.orderViews[key];
@@ -211,39 +363,142 @@ export function createViewsSlice(context: { now(): number }): DeskSlice<ViewsSta
         for (const view of unused.slice(KEEP_UNUSED_VIEWS)) delete draft.orderViews[view.key];
       });
 
+    /**
+     * Drops one caller's reference: to a maintained view, or to a view still being made (the
+     * last one stops its work).
+     */
+    const release = (key: string) => {
+      if (get().orderViews[key]) return releaseView(key);
+      const pending = get().pendingViews[key];
+      if (!pending) return;
+      if (pending.refs > 1)
+        return set((draft) => {
+          draft.pendingViews[key]!.refs--;
+        });
+      jobs.get(key)?.cancel();
+      jobs.delete(key);
+      set((draft) => {
+        delete draft.pendingViews[key];
+      });
+    };
+
+    /** A caller's handle on the view of `key`: its first release counts, the others do nothing. */
+    const handleOf = (key: string): OrderViewHandle => {
+      let released = false;
+      return {
+        key,
+        release: () => {
+          if (released) return;
+          released = true;
+          release(key);
+        },
+      };
+    };
+
+    /**
+     * {@link ViewsActions.acquireOrderView} with a slice scheduler, for a view not maintained
+     * yet: one more caller of the view being made, or its work started.
+     */
+    const acquireSliced = (key: string, spec: OrderViewSpec): void => {
+      const state = get();
+      if (state.pendingViews[key])
+        return set((draft) => {
+          draft.pendingViews[key]!.refs++;
+        });
+      const normalized = normalizeViewSpec(spec);
+      set((draft) => {
+        draft.pendingViews[key] = {
+          phase: state.sortColumns[normalized.sort] ? 'filtering' : 'sorting',
+          refs: 1,
+        };
+      });
+      const run = runSliced(
+        viewJob(key, normalized),
+        (index) => {
+          jobs.delete(key);
+          set((draft) => {
+            const pending = draft.pendingViews[key];
+            if (!pending) return;
+            delete draft.pendingViews[key];
+            draft.orderViews[key] = castDraft({
+              key,
+              spec: normalized,
+              index,
+              refs: pending.refs,
+              touched: ++viewSeq,
+            });
+          });
+        },
+        scheduler,
+      );
+      if (!run.finished) jobs.set(key, run);
+    };
+
     return {
       ...emptyViews(context.now()),
 
       acquireOrderView(spec) {
         const key = orderViewKey(spec);
         const seq = ++viewSeq;
-        const entry: OrderViewEntry | null = get().orderViews[key]
+        const state = get();
+        if (scheduler !== null && !state.orderViews[key]) {
+          acquireSliced(key, spec);
+          return handleOf(key);
+        }
+        let column: SortedIndex | null = null;
+        const entry: OrderViewEntry | null = state.orderViews[key]
           ? null
           : (() => {
               const normalized = normalizeViewSpec(spec);
-              return {
-                key,
-                spec: normalized,
-                index: buildOrderIndex(viewDefOf(normalized), get().shownOrders),
-                refs: 0,
-                touched: seq,
-              };
+              const built = viewIndex(
+                normalized,
+                state.shownOrders,
+                state.sortColumns,
+                Object.values(state.orderViews),
+              );
+              column = built.column;
+              return { key, spec: normalized, index: built.index, refs: 0, touched: seq };
             })();
+        const newColumn = column as SortedIndex | null;
         set((draft) => {
+          if (newColumn && !draft.sortColumns[spec.sort])
+            draft.sortColumns = castDraft({ ...draft.sortColumns, [spec.sort]: newColumn });
           if (entry && !draft.orderViews[key]) draft.orderViews[key] = castDraft(entry);
           const view = draft.orderViews[key]!;
           view.refs++;
           view.touched = seq;
         });
-        let released = false;
-        return {
-          key,
-          release: () => {
-            if (released) return;
-            released = true;
-            releaseView(key);
-          },
-        };
+        return handleOf(key);
+      },
+
+      prepareSortColumns(keys = ORDER_SORT_KEYS, budget = Infinity) {
+        if (scheduler !== null) {
+          const missing = keys.filter((key) => !get().sortColumns[key]);
+          if (missing.length && (preparing === null || preparing.finished))
+            preparing = runSliced(
+              (function* () {
+                for (const key of missing) yield* columnJob(key);
+              })(),
+              () => {},
+              scheduler,
+            );
+          return keys.filter((key) => !get().sortColumns[key]);
+        }
+        const started = context.now();
+        const missing: OrderSortKey[] = [];
+        for (const key of keys) {
+          if (get().sortColumns[key]) continue;
+          if (context.now() - started >= budget) {
+            missing.push(key);
+            continue;
+          }
+          const column = buildSortColumn(key, get().shownOrders);
+          set((draft) => {
+            if (!draft.sortColumns[key])
+              draft.sortColumns = castDraft({ ...draft.sortColumns, [key]: column });
+          });
+        }
+        return missing;
       },
 
       tick(now = context.now()) {

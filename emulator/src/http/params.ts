@@ -1,4 +1,5 @@
 import { ApiError, invalidParam } from '../core/errors.ts';
+import { codePoints } from '../core/text.ts';
 
 /** A required param: throws Appwrite's "Param "x" is not optional." when missing. */
 export function required(input: Record<string, unknown>, name: string): unknown {
@@ -19,7 +20,9 @@ export function text(
   if (value === undefined || value === null) return options.fallback ?? '';
   if (typeof value !== 'string') throw invalidParam(name, 'Value must be a valid string');
   const max = options.max ?? 256;
-  if (value.length > max || value.length < (options.min ?? 0)) {
+  // Appwrite's Text validator counts code points (mb_strlen), not UTF-16 units.
+  const length = codePoints(value);
+  if (length > max || length < (options.min ?? 0)) {
     throw invalidParam(
       name,
       `Value must be a valid string and at least ${options.min ?? 1} chars and no longer than ${max} chars`,
@@ -81,7 +84,7 @@ export function stringArray(
   if (
     !Array.isArray(value) ||
     value.length > max ||
-    value.some((item) => typeof item !== 'string' || item.length > (options.maxLength ?? 4096))
+    value.some((item) => typeof item !== 'string' || codePoints(item) > (options.maxLength ?? 4096))
   ) {
     throw invalidParam(
       name,

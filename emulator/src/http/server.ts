@@ -1,3 +1,4 @@
+import { writeBody } from './compression.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -285,8 +286,7 @@ function send(res: ServerResponse, reply: Reply, origin: string | undefined): vo
     return;
   }
   headers['Content-Type'] = 'application/json; charset=UTF-8';
-  res.writeHead(reply.status, headers);
-  res.end(JSON.stringify(reply.body));
+  writeBody(res, reply.status, headers, JSON.stringify(reply.body));
 }
 
 /** Answers an error in Appwrite's shape; unexpected errors become a logged 500 with a reference. */

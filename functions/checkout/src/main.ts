@@ -6,7 +6,13 @@ import { AppError } from '../../../domain/errors.ts';
 import { COLLECTIONS, DATABASE_ID } from '../../../domain/ids.ts';
 import type { OrderDocument, OrderDocumentData } from '../../../domain/order.ts';
 import { LIMITS } from '../../../domain/validation.ts';
-import { functionClient, isAppwriteError, refuse, serverError } from '../../_shared/appwrite.ts';
+import {
+  answerFailure,
+  callerId,
+  findDocument,
+  functionClient,
+  isAppwriteError,
+} from '../../_shared/appwrite.ts';
 import { nextOrderNumber } from '../../_shared/order-numbers.ts';
 import { commitNewOrder } from '../../_shared/order-writes.ts';
 import type { FunctionContext, FunctionOutput } from '../../_shared/runtime.ts';
@@ -76,17 +82,8 @@ async function loadCatalog(client: Client, ids: string[]): Promise<Product[]> {
   );
 }
 
-async function findOrder(client: Client, orderId: string): Promise<OrderDocument | null> {
-  try {
-    return (await new Databases(client).getDocument({
-      databaseId: DATABASE_ID,
-      collectionId: COLLECTIONS.orders,
-      documentId: orderId,
-    })) as unknown as OrderDocument;
-  } catch (error) {
-    if (isAppwriteError(error, 404)) return null;
-    throw error;
-  }
+function findOrder(client: Client, orderId: string): Promise<OrderDocument | null> {
+  return findDocument<OrderDocument>(client, COLLECTIONS.orders, orderId);
 }
 
 /** The document of a new `pending_payment` order. */
@@ -171,8 +168,7 @@ function answer(order: OrderDocument, clientSecret: string): CheckoutAnswer {
  */
 export default async function checkout(ctx: FunctionContext): Promise<FunctionOutput> {
   try {
-    const userId = ctx.req.headers['x-appwrite-user-id'] ?? '';
-    if (!userId) throw new AppError('AUTH_REQUIRED', 'Open the shop again to check out.');
+    const userId = callerId(ctx.req, 'Open the shop again to check out.');
     const { orderId: requestedId, body } = parseCheckoutBody(ctx.req.bodyText);
     const client = functionClient(ctx.req);
     // A checkout already made is resumed as it is, even if the catalog changed since.
@@ -244,7 +240,6 @@ export default async function checkout(ctx: FunctionContext): Promise<FunctionOu
       }
     }
   } catch (error) {
-    if (error instanceof AppError) return refuse(ctx, error);
-    return serverError(ctx, error);
+    return answerFailure(ctx, error);
   }
 }

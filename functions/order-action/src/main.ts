@@ -1,7 +1,6 @@
-import { Query, Teams, Users, type Client } from 'node-appwrite';
+import type { Client } from 'node-appwrite';
 import Stripe from 'stripe';
 import { AppError } from '../../../domain/errors.ts';
-import { DESK_TEAM_ID } from '../../../domain/ids.ts';
 import type { Order, OrderDocument } from '../../../domain/order.ts';
 import {
   decideOrderAction,
@@ -14,9 +13,16 @@ import {
   type RefundRequest,
 } from '../../../domain/order-machine.ts';
 import { refundIdempotencyKey } from '../../../domain/payment.ts';
-import { highestDeskRole } from '../../../domain/roles.ts';
-import { functionClient, readOrder, refuse, serverError, toOrder } from '../../_shared/appwrite.ts';
+import { REFUND_FOR_CANCEL, refundActorMetadata } from '../../../domain/stripe-webhook.ts';
+import {
+  answerFailure,
+  callerId,
+  functionClient,
+  readOrder,
+  toOrder,
+} from '../../_shared/appwrite.ts';
 import { commitOrderChange, type Committed } from '../../_shared/order-writes.ts';
+import { loadDeskActor } from '../../_shared/desk-actor.ts';
 import type { FunctionContext, FunctionOutput } from '../../_shared/runtime.ts';
 import { stripeAccess } from '../../_shared/stripe.ts';
 
@@ -59,19 +65,6 @@ export function parseRequest(bodyText: string): OrderActionRequest | RefundReque
   } as OrderActionRequest | RefundRequest;
 }
 
-/** The caller as a desk actor: their `desk` membership's highest role (null: not a member). */
-async function loadActor(client: Client, userId: string): Promise<Actor> {
-  const { memberships } = await new Teams(client).listMemberships({
-    teamId: DESK_TEAM_ID,
-    queries: [Query.equal('userId', userId), Query.limit(1)],
-  });
-  const membership = memberships.find((m) => m.userId === userId && m.confirm);
-  const role = membership ? highestDeskRole(membership.roles) : null;
-  let name = membership?.userName ?? '';
-  if (role !== null && !name) name = (await new Users(client).get({ userId })).name;
-  return { id: userId, name: name || 'A teammate', role };
-}
-
 /** The cents a change refunds (a cancel of a card payment, or a refund). */
 function refundOf(order: Order, change: OrderChange): number {
   return (change.patch.refundedCents ?? order.refundedCents) - order.refundedCents;
@@ -79,17 +72,29 @@ function refundOf(order: Order, change: OrderChange): number {
 
 /**
  * Refunds `amount` of the order's payment at Stripe before anything is written, with one
- * idempotency key per order revision, so that a retried call never refunds twice. Stripe's
- * refusals become the product's errors.
+ * idempotency key per order revision, so that a retried call never refunds twice, and the actor
+ * in the refund's metadata. Stripe's refusals become the product's errors.
  */
-async function refundAtStripe(read: OrderDocument, amount: number): Promise<Stripe.Refund> {
+async function refundAtStripe(
+  read: OrderDocument,
+  amount: number,
+  actor: Actor,
+  action: 'cancel' | 'refund',
+): Promise<Stripe.Refund> {
   const { stripe } = stripeAccess();
   try {
     return await stripe.refunds.create(
       {
         payment_intent: read.paymentIntentId!,
         amount,
-        metadata: { orderId: read.$id, rev: String(read.rev) },
+        // Who asked for it and why: the webhook records the refund as theirs if its event lands
+        // first, and leaves a cancel's refund to this function while it records the cancel.
+        metadata: {
+          orderId: read.$id,
+          rev: String(read.rev),
+          ...refundActorMetadata(actor),
+          ...(action === 'cancel' ? { [REFUND_FOR_CANCEL]: 'cancel' } : {}),
+        },
       },
       { idempotencyKey: refundIdempotencyKey(read.$id, read.rev) },
     );
@@ -168,11 +173,10 @@ async function cancelUnpaidIntent(ctx: FunctionContext, order: OrderDocument): P
  */
 export default async function orderAction(ctx: FunctionContext): Promise<FunctionOutput> {
   try {
-    const userId = ctx.req.headers['x-appwrite-user-id'] ?? '';
-    if (!userId) throw new AppError('AUTH_REQUIRED', 'Sign in to work on orders.');
+    const userId = callerId(ctx.req, 'Sign in to work on orders.');
     const request = parseRequest(ctx.req.bodyText);
     const client = functionClient(ctx.req);
-    const actor = await loadActor(client, userId);
+    const actor = await loadDeskActor(client, userId);
     const read = await readOrder(client, request.orderId);
     const now = Date.now();
     const order = toOrder(read);
@@ -184,7 +188,7 @@ export default async function orderAction(ctx: FunctionContext): Promise<Functio
     const refund = refundOf(order, decision);
     let committed: Committed;
     if (refund > 0) {
-      const made = await refundAtStripe(read, refund);
+      const made = await refundAtStripe(read, refund, actor, request.action as 'cancel' | 'refund');
       ctx.log(`${actor.name} refunded ${refund} of ${read.$id} at Stripe: ${made.id}`);
       committed = await commitAfterRefund(
         client,
@@ -207,8 +211,7 @@ export default async function orderAction(ctx: FunctionContext): Promise<Functio
     );
     return ctx.res.json(committed.order);
   } catch (error) {
-    if (error instanceof AppError) return refuse(ctx, error);
-    return serverError(ctx, error);
+    return answerFailure(ctx, error);
   }
 }
 

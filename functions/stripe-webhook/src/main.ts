@@ -8,10 +8,14 @@ import { refundAfterCancelCents, refundIdempotencyKey } from '../../../domain/pa
 import {
   paymentEventFromStripe,
   reducePaymentEvent,
+  cancelRefundInProgress,
+  refundActor,
   STRIPE_ACTOR,
+  type RecordedActor,
   type PaymentEvent,
 } from '../../../domain/stripe-webhook.ts';
 import {
+  findDocument,
   functionClient,
   isAppwriteError,
   readOrder,
@@ -105,15 +109,6 @@ async function orderIdOf(client: Client, payment: PaymentEvent): Promise<string 
   return documents[0]?.$id ?? null;
 }
 
-async function readOrNull(client: Client, orderId: string): Promise<OrderDocument | null> {
-  try {
-    return await readOrder(client, orderId);
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
-    throw error;
-  }
-}
-
 /**
  * Applies one payment event to its order with the domain's reducer, writing the change and its
  * activity record only if nobody changed the order since it was read (read again and reduced
@@ -127,7 +122,7 @@ async function applyEvent(
 ): Promise<EventOutcome> {
   let payment = event;
   let cardLookedUp = false;
-  let read = await readOrNull(client, event.orderId);
+  let read = await findDocument<OrderDocument>(client, COLLECTIONS.orders, event.orderId);
   if (!read) return { kind: 'ignored', reason: 'no_such_order' };
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const now = Date.now();
@@ -143,7 +138,21 @@ async function applyEvent(
       attempt--;
       continue;
     }
-    const committed = await commitOrderChange(client, read, decision.change, STRIPE_ACTOR, now);
+    let actor: RecordedActor = STRIPE_ACTOR;
+    if (payment.type === 'charge.refunded') {
+      const refunds = await refundsOf(stripe, payment.paymentIntentId);
+      if (cancelRefundInProgress(refunds, read.refundedCents, payment.refundedCents, now / 1000))
+        return { kind: 'deferred', reason: 'cancel_being_recorded' };
+      actor = refundActor(refunds, read.refundedCents, payment.refundedCents);
+    }
+    const change =
+      actor === STRIPE_ACTOR
+        ? decision.change
+        : {
+            ...decision.change,
+            patch: { ...decision.change.patch, updatedById: actor.id, updatedByName: actor.name },
+          };
+    const committed = await commitOrderChange(client, read, change, actor, now);
     if (committed !== 'conflict') {
       await refundIfCanceled(ctx, stripe, committed.order);
       return { kind: 'applied', rev: committed.order.rev };
@@ -151,6 +160,14 @@ async function applyEvent(
     read = await readOrder(client, read.$id);
   }
   throw new Error(`order ${event.orderId} kept changing; ${event.type} ${event.id} not applied`);
+}
+
+/** The PaymentIntent's refunds, oldest first. */
+async function refundsOf(stripe: Stripe, paymentIntentId: string): Promise<Stripe.Refund[]> {
+  const refunds = await stripe.refunds
+    .list({ payment_intent: paymentIntentId, limit: 100 })
+    .autoPagingToArray({ limit: 1000 });
+  return refunds.reverse();
 }
 
 /** Refunds a payment that landed on a canceled order (idempotent: one refund per order). */

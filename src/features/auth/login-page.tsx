@@ -60,6 +60,7 @@ export function LoginPage({ notice }: { notice?: string | null }) {
           value={email}
           onChange={(e) => setEmail(e.target.value)}
           error={emailError}
+          reserveMessage
           autoFocus
         />
         <TextField
@@ -70,11 +71,10 @@ export function LoginPage({ notice }: { notice?: string | null }) {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        {formError && (
-          <p className="form__error" role="alert">
-            {formError}
-          </p>
-        )}
+        {/* Always there (a line reserved), so a message appearing moves nothing. */}
+        <p className="form__error" role="alert" data-testid="form-error">
+          {formError}
+        </p>
         <Button type="submit" variant="primary" busy={busy} className="btn--block">
           Sign in
         </Button>

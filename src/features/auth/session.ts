@@ -4,7 +4,7 @@ import type { AppError } from '../../../domain/errors.ts';
 import { DESK_TEAM_ID } from '../../../domain/ids.ts';
 import { highestDeskRole, type DeskRole } from '../../../domain/roles.ts';
 import { disconnectRealtime, sdk } from '../../lib/appwrite.ts';
-import { toAppError } from '../../../store/index.ts';
+import { clearSnapshots, toAppError } from '../../../store/index.ts';
 
 /** The signed-in person as the desk knows them. */
 export interface SessionUser {
@@ -90,9 +90,10 @@ export async function signUp(name: string, email: string, password: string): Pro
   try {
     await sdk().account.create({
       userId: ID.unique(),
-      email: email.trim(),
+      // Stored as typed: the form refused a blank name and an email with spaces.
+      email,
       password,
-      name: name.trim(),
+      name,
     });
   } catch (error) {
     throw toAppError(error);
@@ -106,6 +107,8 @@ export async function signOut(): Promise<void> {
     .account.deleteSession({ sessionId: 'current' })
     .catch(() => {});
   await disconnectRealtime().catch(() => {});
+  // The orders kept for a returning visit are this person's: nothing stays for the next one.
+  await clearSnapshots().catch(() => {});
   sessionStore.setState({ status: 'signed-out', notice: 'You signed out.' }, true);
 }
 

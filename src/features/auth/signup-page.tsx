@@ -66,6 +66,7 @@ export function SignupPage() {
           value={values.name}
           onChange={set('name')}
           error={errors.name}
+          reserveMessage
           autoFocus
         />
         <TextField
@@ -76,6 +77,7 @@ export function SignupPage() {
           value={values.email}
           onChange={set('email')}
           error={errors.email}
+          reserveMessage
         />
         <TextField
           label="Password"
@@ -87,11 +89,9 @@ export function SignupPage() {
           error={errors.password}
           hint="At least 8 characters."
         />
-        {formError && (
-          <p className="form__error" role="alert">
-            {formError}
-          </p>
-        )}
+        <p className="form__error" role="alert">
+          {formError}
+        </p>
         <Button type="submit" variant="primary" busy={busy} className="btn--block">
           Create account
         </Button>

@@ -18,7 +18,11 @@ export function connectionView(connection: ConnectionState, now: number): Connec
   return { state: connection.status };
 }
 
-/** Today's revenue, orders, work in progress, median paid→ready, orders/min, connection. */
+/**
+ * Today's revenue, refunds, orders, work in progress, median paid→ready, orders/min, connection.
+ * The boxes never shrink under their text: where the header is narrow, the less important ones
+ * are left out (their `drop` order), so labels never run into each other.
+ */
 export function HeaderMetrics() {
   const metrics = useMetrics();
   const connection = useConnection();
@@ -32,15 +36,25 @@ export function HeaderMetrics() {
         label="Revenue today"
         value={ready ? formatMoney(metrics.revenueCents, metrics.currency ?? 'eur') : '—'}
         wide
+        drop={6}
       />
-      <Metric label="Orders today" value={ready ? formatCount(metrics.ordersToday) : '—'} />
-      <Metric label="In progress" value={ready ? formatCount(metrics.inProgress) : '—'} />
+      <Metric
+        label="Refunded"
+        value={ready ? formatMoney(metrics.refundedCents, metrics.currency ?? 'eur') : '—'}
+        drop={3}
+      />
+      <Metric
+        label="Orders today"
+        value={ready ? formatCount(metrics.ordersToday) : '—'}
+        drop={5}
+      />
+      <Metric label="In progress" value={ready ? formatCount(metrics.inProgress) : '—'} drop={4} />
       <Metric
         label="Paid → ready"
         value={ready ? formatDuration(metrics.medianPaidToReadyMs) : '—'}
-        optional
+        drop={2}
       />
-      <div className="metric metric--spark metric--optional">
+      <div className="metric metric--spark metric--drop-1">
         <Sparkline
           values={metrics.perMinute}
           label={`Orders per minute, last hour; ${lastMinute} this minute`}
@@ -58,19 +72,23 @@ export function HeaderMetrics() {
   );
 }
 
+/**
+ * One metric box. `drop`: when the header is too narrow for every metric, the boxes go in this
+ * order (1 first; see `.metrics` in styles.css); the connection badge always shows.
+ */
 function Metric({
   label,
   value,
-  optional,
+  drop,
   wide,
 }: {
   label: string;
   value: string;
-  optional?: boolean;
+  drop?: 1 | 2 | 3 | 4 | 5 | 6;
   wide?: boolean;
 }) {
   return (
-    <div className={`metric${optional ? ' metric--optional' : ''}${wide ? ' metric--wide' : ''}`}>
+    <div className={`metric${drop ? ` metric--drop-${drop}` : ''}${wide ? ' metric--wide' : ''}`}>
       <span className="metric__label">{label}</span>
       <span className="metric__value">{value}</span>
     </div>

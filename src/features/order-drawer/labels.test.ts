@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Activity } from '../../../domain/entities.ts';
-import { describeActivity } from './labels.ts';
+import { primaryAction, describeActivity } from './labels.ts';
 
 const entry = (patch: Partial<Activity>): Activity =>
   ({
@@ -29,5 +29,52 @@ describe('describeActivity', () => {
     expect(
       describeActivity(entry({ kind: 'status', actorName: 'Ben', data: { to: 'ready' } })),
     ).toBe('Ben marked it ready');
+  });
+
+  it('names the amount of a refund, and of a cancel that refunded', () => {
+    expect(
+      describeActivity(
+        entry({ kind: 'refund', actorName: 'Marco Rossi', data: { amountCents: 350 } }),
+      ),
+    ).toBe('Marco Rossi refunded €3.50');
+    expect(describeActivity(entry({ kind: 'refund', actorName: 'Stripe', data: {} }))).toBe(
+      'Stripe refunded the order',
+    );
+    expect(
+      describeActivity(
+        entry({ kind: 'canceled', actorName: 'Marco', data: { refundCents: 1080 } }),
+      ),
+    ).toBe('Marco canceled the order and refunded €10.80');
+    expect(describeActivity(entry({ kind: 'canceled' }))).toBe('Order canceled');
+  });
+
+  it('names the file attached or removed', () => {
+    expect(
+      describeActivity(
+        entry({
+          kind: 'attachment',
+          actorName: 'Ana',
+          data: { action: 'attached', name: 'a.pdf' },
+        }),
+      ),
+    ).toBe('Ana attached a.pdf');
+    expect(
+      describeActivity(
+        entry({ kind: 'attachment', actorName: 'Mia', data: { action: 'removed', name: 'a.pdf' } }),
+      ),
+    ).toBe('Mia removed a.pdf');
+  });
+});
+
+describe('primaryAction', () => {
+  it('makes exactly one action primary: the next step before Claim', () => {
+    // Staff on an unclaimed paid order are offered Start preparing and Claim.
+    expect(primaryAction(['start', 'claim'])).toBe('start');
+    expect(primaryAction(['claim', 'start'])).toBe('start');
+    expect(primaryAction(['ready', 'unclaim', 'cancel'])).toBe('ready');
+    expect(primaryAction(['fulfil', 'take-over'])).toBe('fulfil');
+    expect(primaryAction(['claim', 'take-over'])).toBe('claim');
+    expect(primaryAction(['take-over', 'cancel'])).toBeNull();
+    expect(primaryAction([])).toBeNull();
   });
 });

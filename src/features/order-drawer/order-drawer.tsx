@@ -5,8 +5,15 @@ import { Drawer } from '../../components/drawer.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatMoney } from '../../../domain/money.ts';
-import { availableActions, type Actor, type OrderAction } from '../../../domain/order-machine.ts';
+import { AppError } from '../../../domain/errors.ts';
+import {
+  availableActions,
+  decideRefund,
+  type Actor,
+  type OrderAction,
+} from '../../../domain/order-machine.ts';
 import { formatOrderNumber, type Order } from '../../../domain/order.ts';
+import { cancelRefundCents } from '../../../domain/payment.ts';
 import {
   selectActor,
   useActivity,
@@ -23,19 +30,10 @@ import {
 } from '../../../store/index.ts';
 import { firstName, formatClock, formatDateTime } from '../../lib/format.ts';
 import { navigate, useLocation } from '../../lib/router.tsx';
-import { ACTION_LABEL, describeActivity } from './labels.ts';
+import { Attachments } from './attachments.tsx';
+import { ACTION_LABEL, ACTION_ORDER, describeActivity, primaryAction } from './labels.ts';
 import { Notes } from './notes.tsx';
-
-const ACTION_ORDER: readonly OrderAction[] = [
-  'start',
-  'ready',
-  'fulfil',
-  'claim',
-  'take-over',
-  'unclaim',
-  'cancel',
-];
-const PRIMARY: ReadonlySet<OrderAction> = new Set(['start', 'ready', 'fulfil', 'claim']);
+import { RefundControl, RefundList } from './refund-panel.tsx';
 
 /** `/orders/:id`: the drawer over the board or table. */
 export function OrderDrawer({ orderId }: { orderId: string }) {
@@ -116,6 +114,9 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
   const actions = ACTION_ORDER.filter(
     (a) => allowed.includes(a) && !(a === 'take-over' && order.assigneeId === null),
   );
+  const primary = primaryAction(actions);
+  // Canceling a card payment refunds what is left of it at Stripe first: the button says so.
+  const cancelRefund = cancelRefundCents(order);
 
   const run = async (action: OrderAction) => {
     if (action === 'cancel' && !confirmCancel) return setConfirmCancel(true);
@@ -144,7 +145,13 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
         )}
         {confirmCancel ? (
           <div className="alert alert--error" role="alertdialog" aria-label="Confirm cancel">
-            <span style={{ flex: 1 }}>Cancel this order and refund it in full?</span>
+            <span style={{ flex: 1 }}>
+              {cancelRefund > 0
+                ? `Cancel this order and refund ${formatMoney(cancelRefund, order.currency)} to the card?`
+                : order.paymentStatus === 'succeeded'
+                  ? 'Cancel this order? Its payment was not taken through Stripe (demo data), so nothing is refunded.'
+                  : 'Cancel this order? Nothing was paid by card, so nothing is refunded.'}
+            </span>
             <Button
               size="sm"
               variant="danger"
@@ -157,21 +164,29 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
               Keep it
             </Button>
           </div>
-        ) : actions.length > 0 ? (
+        ) : actions.length > 0 ||
+          !(decideRefund(order, { expectedRev: order.rev }, actor) instanceof AppError) ? (
           <div className="actions">
             {actions.map((action) => (
               <Button
                 key={action}
                 variant={
-                  action === 'cancel' ? 'danger' : PRIMARY.has(action) ? 'primary' : 'secondary'
+                  action === 'cancel' ? 'danger' : action === primary ? 'primary' : 'secondary'
                 }
                 busy={busy === action}
                 disabled={busy !== null || pending || offline}
                 onClick={() => void run(action)}
               >
-                {ACTION_LABEL[action]}
+                {action === 'cancel' && cancelRefund > 0
+                  ? 'Cancel with refund'
+                  : ACTION_LABEL[action]}
               </Button>
             ))}
+            <RefundControl
+              order={order}
+              actor={actor}
+              disabled={busy !== null || pending || offline}
+            />
           </div>
         ) : (
           <p className="muted" style={{ fontSize: 13 }}>
@@ -201,13 +216,14 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
             )}
           </dd>
           <dt>Payment</dt>
-          <dd>
+          <dd data-testid="payment">
             {order.cardBrand
               ? `${order.cardBrand.toUpperCase()} •••• ${order.cardLast4 ?? '????'}`
               : 'Card'}{' '}
             · {order.paymentStatus.replace(/_/g, ' ')}
             {order.refundedCents > 0 &&
-              ` · refunded ${formatMoney(order.refundedCents, order.currency)}`}
+              ` · refunded ${formatMoney(order.refundedCents, order.currency)} of ${formatMoney(order.totalCents, order.currency)}`}
+            {activity && !activity.error && <RefundList order={order} activity={activity.items} />}
           </dd>
           <dt>Placed</dt>
           <dd>{formatDateTime(order.createdAt)}</dd>
@@ -245,6 +261,8 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
         </table>
       </section>
 
+      <Attachments orderId={order.id} actor={actor} offline={offline} />
+
       <Notes orderId={order.id} />
 
       <section className="section" aria-labelledby="activity-title">
@@ -264,7 +282,7 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
             {activity.items.map((entry) => (
               <li key={entry.id}>
                 <span className="timeline__dot" aria-hidden="true" />
-                <span>{describeActivity(entry)}</span>
+                <span>{describeActivity(entry, order.currency)}</span>
                 <time className="timeline__time" dateTime={new Date(entry.at).toISOString()}>
                   {formatClock(entry.at)}
                 </time>

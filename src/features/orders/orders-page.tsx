@@ -9,14 +9,17 @@ import {
   useConfirmedMembers,
   useDeskStore,
   useLoadState,
+  useMembers,
   useOrderTableRows,
+  useOrderViewPending,
 } from '../../../store/index.ts';
 import { OrdersTable } from './orders-table.tsx';
 import {
   formatTableQuery,
   isFiltered,
   viewSpecFor,
-  parseTableQuery,
+  readTableQuery,
+  unknownFilterNotice,
   type TableQuery,
 } from './table-query.ts';
 import { Toolbar } from './toolbar.tsx';
@@ -26,9 +29,21 @@ export function OrdersPage() {
   const load = useLoadState();
   const me = useDeskStore(selectActor)?.id ?? '';
   const { pathname, search } = useLocation();
-  const query = useMemo(() => parseTableQuery(search), [search]);
+  const everyone = useMembers();
+  // Until the members are known (the list is empty) every assignee is taken as given.
+  const isKnownAssignee = useMemo(() => {
+    if (everyone.length === 0) return undefined;
+    const ids = new Set(everyone.map((member) => member.userId));
+    return (userId: string) => ids.has(userId);
+  }, [everyone]);
+  const { query, unknown } = useMemo(
+    () => readTableQuery(search, isKnownAssignee),
+    [search, isKnownAssignee],
+  );
+  const notice = unknownFilterNotice(unknown);
   const spec = useMemo(() => viewSpecFor(query, me), [query, me]);
   const ids = useOrderTableRows(spec);
+  const pending = useOrderViewPending(spec);
   const total = useOrderTableRows(DEFAULT_ORDER_VIEW).size;
   const members = useConfirmedMembers();
 
@@ -56,6 +71,11 @@ export function OrdersPage() {
         <span className="page__sub">Last 30 days and everything still open</span>
       </div>
       <Toolbar query={query} onChange={onQuery} members={members} shown={ids.size} total={total} />
+      {notice && (
+        <p className="notice" role="status" data-testid="unknown-filter-notice">
+          {notice}
+        </p>
+      )}
       {load.status !== 'ready' ? (
         <div className="table">
           <LoadingState
@@ -69,6 +89,7 @@ export function OrdersPage() {
           onQuery={onQuery}
           onOpen={onOpen}
           filtered={isFiltered(query)}
+          pending={pending}
         />
       )}
     </div>

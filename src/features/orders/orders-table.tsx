@@ -13,6 +13,7 @@ import { formatCount } from '../../lib/format.ts';
 import { useOrders, type EntityTable, type SortedIndex } from '../../../store/index.ts';
 import type { Order } from '../../../domain/order.ts';
 import { useNow } from '../../lib/use-now.ts';
+import { activeIndex, moveActive, type RowKey } from './active-row.ts';
 import { COLUMNS } from './columns.ts';
 import { OrderRow } from './order-row.tsx';
 import { toggleSort, type TableQuery } from './table-query.ts';
@@ -38,18 +39,19 @@ function shiftOf(anchor: string, index: number, before: SortedIndex, after: Sort
 type RowProps = {
   ids: SortedIndex;
   orders: EntityTable<Order>;
-  active: number;
+  activeId: string | null;
   now: number;
   onOpen: (id: string, index: number) => void;
 };
 
-function Row({ index, style, ids, orders, active, now, onOpen }: RowComponentProps<RowProps>) {
+function Row({ index, style, ids, orders, activeId, now, onOpen }: RowComponentProps<RowProps>) {
+  const id = ids.at(index)!;
   return (
     <OrderRow
-      order={orders.get(ids.at(index)!)}
+      order={orders.get(id)}
       index={index}
       style={style}
-      active={index === active}
+      active={id === activeId}
       now={now}
       onOpen={onOpen}
     />
@@ -67,17 +69,22 @@ export function OrdersTable({
   onQuery,
   onOpen,
   filtered,
+  pending = null,
 }: {
   ids: SortedIndex;
   query: TableQuery;
   onQuery: (next: TableQuery) => void;
   onOpen: (id: string) => void;
   filtered: boolean;
+  /** The asked view is still being made: `ids` are the previous rows meanwhile. */
+  pending?: 'sorting' | 'filtering' | null;
 }) {
   const orders = useOrders();
   const listRef = useListRef(null);
   const now = useNow();
-  const [active, setActive] = useState(-1);
+  // The highlighted row is an order, not a position: orders arriving above it leave it in place.
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const lastIndex = useRef(-1);
   const [newCount, setNewCount] = useState(0);
   const shownQuery = useRef(query);
   const previousIds = useRef(ids);
@@ -88,7 +95,7 @@ export function OrdersTable({
     shownQuery.current = query;
     listRef.current?.element?.scrollTo({ top: 0 });
     setNewCount(0);
-    setActive(-1);
+    setActiveId(null);
   }, [query, listRef]);
 
   // Rows inserted above the first visible row: keep the view steady and count them for the pill.
@@ -105,7 +112,6 @@ export function OrdersTable({
     if (shift <= 0) return;
     scrollByRows(scroller, shift);
     setNewCount((n) => n + shift);
-    setActive((a) => (a >= index ? a + shift : a));
   }, [ids, listRef]);
 
   const onRowsRendered = useCallback((visible: { startIndex: number; stopIndex: number }) => {
@@ -114,17 +120,19 @@ export function OrdersTable({
 
   const open = useCallback(
     (id: string, index: number) => {
-      setActive(index);
+      setActiveId(id);
+      lastIndex.current = index;
       onOpen(id);
     },
     [onOpen],
   );
 
-  const move = (to: number) => {
-    if (ids.size === 0) return;
-    const index = Math.max(0, Math.min(ids.size - 1, to));
-    setActive(index);
-    listRef.current?.scrollToRow({ index, align: 'auto' });
+  const move = (key: RowKey, page: number) => {
+    const next = moveActive(ids, activeId, key, page, lastIndex.current);
+    if (!next) return;
+    setActiveId(next.id);
+    lastIndex.current = next.index;
+    listRef.current?.scrollToRow({ index: next.index, align: 'auto' });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -133,15 +141,15 @@ export function OrdersTable({
       Math.floor((listRef.current?.element?.clientHeight ?? 360) / ROW_HEIGHT) - 1,
     );
     const keys: Record<string, () => void> = {
-      ArrowDown: () => move(active + 1),
-      ArrowUp: () => move(active - 1),
-      PageDown: () => move(active + page),
-      PageUp: () => move(active - page),
-      Home: () => move(0),
-      End: () => move(ids.size - 1),
+      ArrowDown: () => move('ArrowDown', page),
+      ArrowUp: () => move('ArrowUp', page),
+      PageDown: () => move('PageDown', page),
+      PageUp: () => move('PageUp', page),
+      Home: () => move('Home', page),
+      End: () => move('End', page),
       Enter: () => {
-        const id = active >= 0 ? ids.at(active) : undefined;
-        if (id) onOpen(id);
+        const index = activeIndex(ids, activeId, lastIndex.current);
+        if (index >= 0) onOpen(activeId!);
       },
     };
     const action = keys[event.key];
@@ -182,6 +190,11 @@ export function OrdersTable({
           );
         })}
       </div>
+      {pending !== null && (
+        <span className="table__pending" role="status" data-testid="table-pending">
+          {pending === 'sorting' ? 'Sorting…' : 'Filtering…'}
+        </span>
+      )}
       {newCount > 0 && (
         <button
           type="button"
@@ -210,7 +223,7 @@ export function OrdersTable({
           rowComponent={Row}
           rowCount={ids.size}
           rowHeight={ROW_HEIGHT}
-          rowProps={{ ids, orders, active, now, onOpen: open }}
+          rowProps={{ ids, orders, activeId, now, onOpen: open }}
           rowKey={rowKey}
           overscanCount={2}
           onRowsRendered={onRowsRendered}

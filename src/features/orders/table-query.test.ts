@@ -5,7 +5,9 @@ import {
   DEFAULT_QUERY,
   formatTableQuery,
   parseTableQuery,
+  readTableQuery,
   toggleSort,
+  unknownFilterNotice,
   viewSpecFor,
 } from './table-query.ts';
 
@@ -49,6 +51,40 @@ describe('table query ↔ URL', () => {
       ...DEFAULT_QUERY,
       statuses: ['paid'],
     });
+  });
+
+  it('names every unknown value and falls back to the default for it', () => {
+    const members = new Set(['u-ana']);
+    const known = (id: string) => members.has(id);
+    const { query, unknown } = readTableQuery(
+      '?assignee=unassigned&status=paid,bogus&from=2026-02-30&to=2026-11-02&sort=password&dir=up',
+      known,
+    );
+    expect(query).toEqual({
+      ...DEFAULT_QUERY,
+      statuses: ['paid'],
+      to: '2026-11-02',
+    });
+    expect(unknown).toEqual([
+      { param: 'status', value: 'bogus' },
+      { param: 'from', value: '2026-02-30' },
+      { param: 'assignee', value: 'unassigned' },
+      { param: 'sort', value: 'password' },
+      { param: 'dir', value: 'up' },
+    ]);
+    expect(unknownFilterNotice(unknown.slice(2, 3))).toBe(
+      'This link has values the table doesn’t know, so they were ignored: assignee “unassigned”.',
+    );
+    expect(unknownFilterNotice([])).toBeNull();
+  });
+
+  it('keeps me, none and member ids; takes any assignee before the members are known', () => {
+    const known = (id: string) => id === 'u-ana';
+    for (const assignee of ['me', 'none', 'u-ana']) {
+      const read = readTableQuery(`?assignee=${assignee}`, known);
+      expect(read).toEqual({ query: { ...DEFAULT_QUERY, assignee }, unknown: [] });
+    }
+    expect(readTableQuery('?assignee=u-gone').query.assignee).toBe('u-gone');
   });
 
   it('toggles sort direction, numbers and dates descending first', () => {

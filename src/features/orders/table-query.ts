@@ -37,29 +37,93 @@ export const DEFAULT_QUERY: TableQuery = {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A `YYYY-MM-DD` that names a real day (not `2026-02-30`). */
+function isCalendarDay(value: string): boolean {
+  if (!DATE.test(value)) return false;
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(y, m - 1, d);
+  return date.getFullYear() === y && date.getMonth() === m - 1 && date.getDate() === d;
+}
+
 function isSortKey(value: string | null): value is SortKey {
   return value !== null && (SORT_KEYS as readonly string[]).includes(value);
 }
 
-/** Reads a {@link TableQuery} from a query string; unknown or bad values fall back to defaults. */
-export function parseTableQuery(search: string): TableQuery {
+/** A value of the orders URL the table does not know, so it fell back to the default. */
+export interface UnknownFilterValue {
+  /** The URL parameter: `status`, `assignee`, `from`, `to`, `sort` or `dir`. */
+  param: 'status' | 'assignee' | 'from' | 'to' | 'sort' | 'dir';
+  /** The value as the URL had it. */
+  value: string;
+}
+
+/** `assignee` values that are not user ids. */
+export const ASSIGNEE_KEYWORDS = ['me', 'none'] as const;
+
+/**
+ * Reads a {@link TableQuery} from a query string, and lists every value it did not know (each
+ * falls back to its default). `isKnownAssignee` says whether a user id is one the desk knows;
+ * without it every assignee is taken as given (the members are not loaded yet).
+ */
+export function readTableQuery(
+  search: string,
+  isKnownAssignee?: (userId: string) => boolean,
+): { query: TableQuery; unknown: UnknownFilterValue[] } {
   const params = new URLSearchParams(search);
+  const unknown: UnknownFilterValue[] = [];
   const sort = params.get('sort');
   const dir = params.get('dir');
-  const statuses = (params.get('status') ?? '')
-    .split(',')
-    .filter((s): s is OrderStatus => (ORDER_STATUSES as readonly string[]).includes(s));
-  const from = params.get('from');
-  const to = params.get('to');
-  return {
+  const statuses: OrderStatus[] = [];
+  for (const value of (params.get('status') ?? '').split(',')) {
+    if ((ORDER_STATUSES as readonly string[]).includes(value)) statuses.push(value as OrderStatus);
+    else if (value !== '') unknown.push({ param: 'status', value });
+  }
+  const date = (param: 'from' | 'to'): string | null => {
+    const value = params.get(param);
+    if (!value) return null;
+    if (isCalendarDay(value)) return value;
+    unknown.push({ param, value });
+    return null;
+  };
+  const from = date('from');
+  const to = date('to');
+  let assignee = params.get('assignee') || null;
+  if (
+    assignee !== null &&
+    isKnownAssignee &&
+    !(ASSIGNEE_KEYWORDS as readonly string[]).includes(assignee) &&
+    !isKnownAssignee(assignee)
+  ) {
+    unknown.push({ param: 'assignee', value: assignee });
+    assignee = null;
+  }
+  if (sort && !isSortKey(sort)) unknown.push({ param: 'sort', value: sort });
+  if (dir && dir !== 'asc' && dir !== 'desc') unknown.push({ param: 'dir', value: dir });
+  const query: TableQuery = {
     sort: isSortKey(sort) ? sort : DEFAULT_QUERY.sort,
     dir: dir === 'asc' || dir === 'desc' ? dir : isSortKey(sort) ? 'asc' : DEFAULT_QUERY.dir,
     statuses: [...new Set(statuses)],
-    assignee: params.get('assignee') || null,
-    from: from && DATE.test(from) ? from : null,
-    to: to && DATE.test(to) ? to : null,
+    assignee,
+    from,
+    to,
     q: (params.get('q') ?? '').slice(0, 200),
   };
+  return { query, unknown };
+}
+
+/** Reads a {@link TableQuery} from a query string; unknown or bad values fall back to defaults. */
+export function parseTableQuery(search: string): TableQuery {
+  return readTableQuery(search).query;
+}
+
+/**
+ * The notice for values the table did not know, naming each, or null when there are none:
+ * `This link has values the table doesn’t know, so they were ignored: assignee “unassigned”.`
+ */
+export function unknownFilterNotice(unknown: readonly UnknownFilterValue[]): string | null {
+  if (unknown.length === 0) return null;
+  const named = unknown.map(({ param, value }) => `${param} “${value}”`).join(', ');
+  return `This link has values the table doesn’t know, so they were ignored: ${named}.`;
 }
 
 /** Writes a {@link TableQuery} as a query string (`?…`, or `''` for the default), omitting defaults. */

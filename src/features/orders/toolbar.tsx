@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ORDER_STATUSES, type OrderStatus } from '../../../domain/order.ts';
-import { statusLabel } from '../../components/status-badge.tsx';
+import { StatusChips } from '../../components/status-chips.tsx';
 import { formatCount } from '../../lib/format.ts';
 import type { TeamMember } from '../../../store/index.ts';
 import type { TableQuery } from './table-query.ts';
@@ -58,24 +58,13 @@ export function Toolbar({
           onChange={(e) => setText(e.target.value)}
         />
       </div>
-      <div className="field">
-        <span className="field__label" id="status-filter">
-          Status
-        </span>
-        <div className="statuses" role="group" aria-labelledby="status-filter">
-          {FILTER_STATUSES.map((status) => (
-            <button
-              key={status}
-              type="button"
-              className="chip"
-              aria-pressed={query.statuses.includes(status)}
-              onClick={() => toggleStatus(status)}
-            >
-              {statusLabel(status)}
-            </button>
-          ))}
-        </div>
-      </div>
+      <StatusChips
+        id="status-filter"
+        label="Status"
+        statuses={FILTER_STATUSES}
+        chosen={query.statuses}
+        onToggle={toggleStatus}
+      />
       <div className="field">
         <label className="field__label" htmlFor="assignee-filter">
           Assignee

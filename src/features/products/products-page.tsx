@@ -4,7 +4,11 @@ import { TextField } from '../../components/field.tsx';
 import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states.tsx';
 import type { Product } from '../../../domain/entities.ts';
 import { formatMoney } from '../../../domain/money.ts';
-import { LIMITS, validateName, validatePriceCents } from '../../../domain/validation.ts';
+import {
+  validateDescription,
+  validateName,
+  validatePriceCents,
+} from '../../../domain/validation.ts';
 import {
   useDeskActions,
   useLatestFailure,
@@ -13,6 +17,7 @@ import {
   useRunningWrites,
 } from '../../../store/index.ts';
 import { centsToInput, parsePriceInput } from './price.ts';
+import { ProductImage } from './product-image.tsx';
 
 interface Draft {
   name: string;
@@ -29,8 +34,8 @@ function validate(draft: Draft): {
   const errors: Partial<Record<keyof Draft, string>> = {};
   const name = validateName(draft.name);
   if (name) errors.name = name.message;
-  if (draft.description.length > LIMITS.descriptionMax)
-    errors.description = `Use at most ${LIMITS.descriptionMax} characters.`;
+  const description = validateDescription(draft.description);
+  if (description) errors.description = description.message;
   const cents = parsePriceInput(draft.price);
   const price =
     cents === null ? { message: 'Enter a price like 3.80.' } : validatePriceCents(cents);
@@ -38,7 +43,7 @@ function validate(draft: Draft): {
   return { errors, cents };
 }
 
-/** `/products` (manager+): the catalog — create, edit, deactivate. Image upload comes with storage. */
+/** `/products` (manager+): the catalog — create, edit, deactivate; product images. */
 export function ProductsPage() {
   const load = useLoadState();
   const products = useProducts();
@@ -65,7 +70,7 @@ export function ProductsPage() {
       <div className="page__head">
         <h1 className="page__title">Products</h1>
         <span className="page__sub">
-          What customers can order. Product images arrive with file storage.
+          What customers can order. Images up to 5 MB: JPEG, PNG, GIF or WebP.
         </span>
       </div>
       <ProductForm
@@ -85,6 +90,7 @@ export function ProductsPage() {
           <table aria-label="Products">
             <thead>
               <tr>
+                <th>Image</th>
                 <th>Name</th>
                 <th>Description</th>
                 <th className="right">Price</th>
@@ -98,7 +104,7 @@ export function ProductsPage() {
               {products.map((product) =>
                 editing === product.id ? (
                   <tr key={product.id}>
-                    <td colSpan={5}>
+                    <td colSpan={6}>
                       <ProductForm
                         title={`Edit ${product.name}`}
                         initial={{
@@ -114,6 +120,9 @@ export function ProductsPage() {
                   </tr>
                 ) : (
                   <tr key={product.id} data-testid="product-row">
+                    <td>
+                      <ProductImage product={product} busy={busy(product.id)} />
+                    </td>
                     <td style={{ fontWeight: 600 }}>{product.name}</td>
                     <td className="muted">{product.description}</td>
                     <td className="right num">

@@ -127,13 +127,13 @@ function InviteForm() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const emailProblem = validateEmail(email);
-    const nameProblem = name.trim() ? validateName(name) : null;
+    const nameProblem = name !== '' ? validateName(name) : null;
     setErrors({ email: emailProblem?.message, name: nameProblem?.message });
     setDone(null);
     if (emailProblem || nameProblem) return;
     const result = await inviteMember({ email, name, role });
     if (!result.ok) return;
-    setDone(`Invitation sent to ${email.trim()}.`);
+    setDone(`Invitation sent to ${email}.`);
     setEmail('');
     setName('');
   };

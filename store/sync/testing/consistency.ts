@@ -1,11 +1,17 @@
 import type { DeskState } from '../../state.ts';
 import { MetricsAccumulator } from '../../views/metrics.ts';
 import { viewDefOf } from '../../views/order-derived.ts';
-import { BOARD_COLUMNS, boardDefs, buildOrderIndex } from '../../views/order-views.ts';
+import {
+  BOARD_COLUMNS,
+  boardDefs,
+  buildOrderIndex,
+  type OrderSortKey,
+} from '../../views/order-views.ts';
+import { buildSortColumn } from '../../views/sort-columns.ts';
 
 /**
  * How the store's maintained views differ from a rebuild from its shown orders (empty: none):
- * the board's columns, every table view and the metrics at `now`, each with one sort or one
+ * the board's columns, every table view, every sort column and the metrics at `now`, each with one sort or one
  * count over every order. Incremental upkeep must never drift from these.
  */
 export function viewProblems(state: DeskState, now: number): string[] {
@@ -23,6 +29,11 @@ export function viewProblems(state: DeskState, now: number): string[] {
     const rebuilt = buildOrderIndex(viewDefOf(view.spec), orders).toArray();
     if (JSON.stringify(rebuilt) !== JSON.stringify(ids))
       problems.push(`view ${view.key} differs from a rebuild`);
+  }
+  for (const [key, column] of Object.entries(state.sortColumns)) {
+    const rebuilt = buildSortColumn(key as OrderSortKey, orders).toArray();
+    if (JSON.stringify(rebuilt) !== JSON.stringify(column.toArray()))
+      problems.push(`sort column ${key} differs from a rebuild`);
   }
   const metrics = MetricsAccumulator.build(orders.values(), now).snapshot(now);
   if (JSON.stringify(metrics) !== JSON.stringify(state.metricsAcc.snapshot(now)))

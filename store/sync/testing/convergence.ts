@@ -7,11 +7,21 @@ import {
 } from '../../../domain/order.ts';
 import { memberFromDocument, presenceFromDocument } from '../../records/people.ts';
 import { listOrderFromDocument } from '../documents.ts';
+import { memorySnapshots, SNAPSHOT_VERSION } from '../persist.ts';
 import { viewProblems } from './consistency.ts';
+import { ORDER_SORT_KEYS } from '../../views/order-views.ts';
+import type { OrderViewHandle } from '../../views/views.ts';
+import { ORDER_STATUSES } from '../../../domain/order.ts';
 import { createHarness, settle, type Harness } from './harness.ts';
 import { advanceOrder, cancelOrder, makeOrder, orderDocument } from './orders.ts';
 
 const DAY = 24 * 3600_000;
+
+/** A start from a persisted snapshot kept `days` before (of `version`: default the current). */
+export interface WarmStart {
+  days: number;
+  version?: number;
+}
 
 /** What one seeded run did and found. */
 export interface ConvergenceReport {
@@ -50,18 +60,32 @@ function orderOf(doc: unknown): Order {
 export async function runConvergence(
   seed: number,
   trace: (line: string) => void = () => {},
+  start?: WarmStart,
 ): Promise<ConvergenceReport> {
+  const storage = memorySnapshots();
   const h: Harness = createHarness({
     seed,
+    // Every other seed makes its table views and sort columns in slices, run at random points.
+    slices: seed % 2 === 1,
     visibilityLagMs: 2_000,
     sync: {
       pageSize: [3, 7, 25][seed % 3]!,
       resyncMarginMs: 5_000,
       activationWaitMs: 2_000,
+      ...(start
+        ? {
+            persist: {
+              storage,
+              key: 'orders:p:u',
+              throttleMs: 5_000,
+              onHide: () => () => {},
+            },
+          }
+        : {}),
     },
   });
   const { rng, server, clock } = h;
-  const start = clock.now;
+  const startedAt = clock.now;
   const report: ConvergenceReport = {
     seed,
     steps: 0,
@@ -92,7 +116,9 @@ export async function runConvergence(
     ] as const);
     const order = makeOrder(rng, {
       number: number++,
-      createdAt: old ? start - rng.int(31, 60) * DAY : start - rng.int(2 * 3600_000, 29 * DAY),
+      createdAt: old
+        ? startedAt - rng.int(31, 60) * DAY
+        : startedAt - rng.int(2 * 3600_000, 29 * DAY),
       status,
     });
     if (!old) recent.add(order.id);
@@ -116,7 +142,7 @@ export async function runConvergence(
     metadata: { orderId, name: person(n).name },
   });
   let people = 0;
-  const stamp = new Date(start - 60_000).toISOString();
+  const stamp = new Date(startedAt - 60_000).toISOString();
   for (let i = rng.int(0, 4); i > 0; i--) {
     people++;
     server.seed('members', [
@@ -218,8 +244,50 @@ export async function runConvergence(
     report.writes++;
   };
 
+  // A returning visit: the snapshot a first visit kept (what it held then, complete up to its
+  // watermark), then changes while away (updates, cancellations, new orders), `days` later.
+  const kept = new Set<string>();
+  if (start) {
+    const watermark = Math.max(...seedDocs.map((doc) => Date.parse(doc.$updatedAt)));
+    const orders = seedDocs
+      .filter((doc) => recent.has(doc.$id) || oldOpen.has(doc.$id))
+      .map((doc) => listOrderFromDocument(doc));
+    for (const order of orders) kept.add(order.id);
+    storage.data.set('orders:p:u', {
+      version: start.version ?? SNAPSHOT_VERSION,
+      savedAt: watermark,
+      watermark,
+      orders,
+    });
+    clock.now += start.days * DAY;
+    for (let i = rng.int(0, 8); i > 0; i--) {
+      const used = start.version === undefined || start.version === SNAPSHOT_VERSION;
+      // A cold load holds an old order only while open: leave those alone then.
+      const doc = rng.pick(server.documents('orders').filter((d) => used || recent.has(d.$id)));
+      const current = orderOf(doc);
+      clock.now += rng.int(1, 60_000);
+      const next = rng.chance(0.4)
+        ? cancelOrder(current, clock.now)
+        : advanceOrder(rng, current, clock.now);
+      server.write('orders', 'update', doc.$id, {
+        ...orderToDocumentData({ ...next, updatedAt: clock.now }),
+      });
+      // Caught up by the delta read when the snapshot is used (a cold load holds only its scope).
+      if (used) touched.add(doc.$id);
+    }
+    for (let i = rng.int(0, 3); i > 0; i--) {
+      const order = makeOrder(rng, { number: number++, createdAt: clock.now, status: 'paid' });
+      server.write('orders', 'create', order.id, { ...orderToDocumentData(order) });
+      recent.add(order.id);
+    }
+    server.commitDue(true);
+    // Another schema version is discarded: nothing of it is held.
+    if (start.version !== undefined && start.version !== SNAPSHOT_VERSION) kept.clear();
+  }
+
   h.store.getState().startSync();
   await settle(1);
+  let shownView: OrderViewHandle | null = null;
 
   const steps = rng.int(120, 260);
   for (let step = 0; step < steps; step++) {
@@ -227,7 +295,7 @@ export async function runConvergence(
     covered ||= h.store.getState().orders.size > 0;
     const roll = rng.next();
     trace(
-      `t=${clock.now - start} roll=${roll.toFixed(2)} active=${server.active} reads=${server.reads.length} inFlight=${server.inFlight.length} status=${h.store.getState().connection.status} load=${h.store.getState().load.status}`,
+      `t=${clock.now - startedAt} roll=${roll.toFixed(2)} active=${server.active} reads=${server.reads.length} inFlight=${server.inFlight.length} status=${h.store.getState().connection.status} load=${h.store.getState().load.status}`,
     );
     if (roll < 0.3) write();
     else if (roll < 0.45) {
@@ -260,6 +328,22 @@ export async function runConvergence(
             () => {},
           );
       }
+      // Sometimes the table switches its sort, filter or search (a view from a sort column, or
+      // narrowed from the previous keystroke's view), dropping the one shown before.
+      if (rng.chance(0.1)) {
+        const sort = rng.pick(ORDER_SORT_KEYS);
+        const text = rng.chance(0.5) ? rng.pick(['a', 'an', 'e', '#1', '10', '']) : '';
+        const statuses = rng.chance(0.3) ? [rng.pick(ORDER_STATUSES)] : [];
+        trace(`  view ${sort} ${text} ${statuses.join()}`);
+        const handle = h.store
+          .getState()
+          .acquireOrderView({ sort, dir: rng.pick(['asc', 'desc'] as const), statuses, text });
+        shownView?.release();
+        shownView = handle;
+      }
+      if (h.slices && rng.chance(0.05))
+        h.store.getState().prepareSortColumns([rng.pick(ORDER_SORT_KEYS)]);
+      for (let i = rng.int(0, 3); i > 0 && h.slices; i--) h.slices.runNext();
       h.scheduler.runFrame();
     } else if (roll < 0.93) {
       if (server.active && !deletesInFlight()) {
@@ -295,7 +379,7 @@ export async function runConvergence(
   }
 
   // Compare.
-  const state = h.store.getState();
+  let state = h.store.getState();
   const problems = report.problems;
   for (const [set, table, convert] of [
     ['members', state.members, memberFromDocument],
@@ -312,7 +396,7 @@ export async function runConvergence(
   if (state.connection.status !== 'live') problems.push(`status ${state.connection.status}`);
   const expected = new Map<string, Order>();
   for (const doc of server.documents('orders'))
-    if (recent.has(doc.$id) || oldOpen.has(doc.$id) || touched.has(doc.$id))
+    if (recent.has(doc.$id) || oldOpen.has(doc.$id) || touched.has(doc.$id) || kept.has(doc.$id))
       expected.set(doc.$id, orderOf(doc));
   for (const [id, order] of expected) {
     const held = state.orders.get(id);
@@ -323,7 +407,7 @@ export async function runConvergence(
     if (!held) {
       problems.push(`lost ${id}`);
       trace(
-        `lost ${id}: created ${order.createdAt - start} updated ${order.updatedAt - start} status ${order.status} recent ${recent.has(id)} oldOpen ${oldOpen.has(id)} touched ${touched.has(id)}`,
+        `lost ${id}: created ${order.createdAt - startedAt} updated ${order.updatedAt - startedAt} status ${order.status} recent ${recent.has(id)} oldOpen ${oldOpen.has(id)} touched ${touched.has(id)}`,
       );
     } else if (JSON.stringify(held) !== JSON.stringify(want))
       problems.push(`stale ${id}: rev ${held.rev} (server ${order.rev})`);
@@ -333,13 +417,19 @@ export async function runConvergence(
     else if (!expected.has(order.id)) {
       problems.push(`out of scope ${order.id}`);
       trace(
-        `out of scope ${order.id}: created ${order.createdAt - start} updated ${order.updatedAt - start} status ${order.status} oldOpen ${oldOpen.has(order.id)} touched ${touched.has(order.id)}`,
+        `out of scope ${order.id}: created ${order.createdAt - startedAt} updated ${order.updatedAt - startedAt} status ${order.status} oldOpen ${oldOpen.has(order.id)} touched ${touched.has(order.id)}`,
       );
     }
   });
   if (state.orders.size !== expected.size)
     problems.push(`size ${state.orders.size} ≠ ${expected.size}`);
 
+  if (h.slices) {
+    h.slices.runAll();
+    state = h.store.getState();
+    if (Object.keys(state.pendingViews).length)
+      problems.push('views still pending after their slices');
+  }
   problems.push(...viewProblems(state, clock.now));
 
   h.store.getState().startSync()();

@@ -8,6 +8,7 @@ import {
   ManualTimers,
   ModelServer,
 } from './model-server.ts';
+import { ManualSlices } from '../../views/sliced.ts';
 import { ModelTransport } from './model-transport.ts';
 import { Prng } from './prng.ts';
 
@@ -24,6 +25,8 @@ export interface Harness {
   clock: ManualClock;
   timers: ManualTimers;
   scheduler: ManualScheduler;
+  /** The slices of long view builds, when made with `slices` (else they run at once). */
+  slices: ManualSlices | null;
   server: ModelServer;
   store: DeskStore;
   /** The store's writes, carried out on the model server. */
@@ -50,6 +53,8 @@ export interface HarnessOptions {
   /** The signed-in member (default: Ana, staff); null for a store without one. */
   actor?: Actor | null;
   sync?: Partial<SyncOptions>;
+  /** Make long view builds in slices, run when the test says (see {@link Harness.slices}). */
+  slices?: boolean;
 }
 
 /** Creates a harness; the sync engine is not started. */
@@ -61,8 +66,10 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   const server = new ModelServer({ clock, rng, visibilityLagMs: options.visibilityLagMs ?? 0 });
   const actor = options.actor === undefined ? ANA : options.actor;
   const transport = new ModelTransport(server, clock, rng, actor ?? ANA);
+  const slices = options.slices ? new ManualSlices({ tick: 8 }) : null;
   const store = createDeskStore({
     ...(actor ? { actor } : {}),
+    ...(slices ? { slices } : {}),
     transport,
     now: clock.read,
     sync: {
@@ -75,6 +82,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     },
   });
   const harness: Harness = {
+    slices,
     clock,
     timers,
     scheduler,

@@ -1,8 +1,10 @@
 import { AppError } from '../../../domain/errors.ts';
 import {
   decideOrderAction,
+  decideRefund,
   type Actor,
   type OrderActionRequest,
+  type RefundRequest,
 } from '../../../domain/order-machine.ts';
 import {
   orderFromDocument,
@@ -47,10 +49,10 @@ export class ModelTransport implements DeskTransport {
   }
 
   /** The requests of `performOrderAction` so far. */
-  get orderActions(): OrderActionRequest[] {
+  get orderActions(): (OrderActionRequest | RefundRequest)[] {
     return this.calls
       .filter((call) => call.method === 'performOrderAction')
-      .map((call) => call.input as OrderActionRequest);
+      .map((call) => call.input as OrderActionRequest | RefundRequest);
   }
 
   async #enter(method: string, input: unknown): Promise<void> {
@@ -77,12 +79,15 @@ export class ModelTransport implements DeskTransport {
     return this.#rng.id();
   }
 
-  async performOrderAction(request: OrderActionRequest): Promise<DocumentMeta> {
+  async performOrderAction(request: OrderActionRequest | RefundRequest): Promise<DocumentMeta> {
     await this.#enter('performOrderAction', request);
     const doc = this.#server.get('orders', request.orderId);
     if (!doc) throw new AppError('NOT_FOUND', 'This order does not exist.');
     const order = orderFromDocument(doc as unknown as OrderDocument);
-    const decision = decideOrderAction(order, request, this.actor, this.#clock.now);
+    const decision =
+      request.action === 'refund'
+        ? decideRefund(order, request, this.actor)
+        : decideOrderAction(order, request, this.actor, this.#clock.now);
     if (decision instanceof AppError) throw decision;
     return this.#write('orders', 'update', request.orderId, {
       ...orderToDocumentData(decision.patch),

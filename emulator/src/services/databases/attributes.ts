@@ -1,4 +1,5 @@
 import { validateKey } from '../../core/ids.ts';
+import { codePoints } from '../../core/text.ts';
 import { ApiError, invalidParam } from '../../core/errors.ts';
 import { bool, required } from '../../http/params.ts';
 import {
@@ -77,7 +78,7 @@ function elementsParam(input: Record<string, unknown>): string[] {
   if (
     !Array.isArray(value) ||
     value.length > 100 ||
-    value.some((item) => typeof item !== 'string' || item.length > 255)
+    value.some((item) => typeof item !== 'string' || codePoints(item) > 255)
   ) {
     throw invalidParam(
       'elements',
@@ -122,7 +123,7 @@ function typed(
         required(input, 'size');
       }
       const fallback = stringDefault(input);
-      if (fallback !== null && [...fallback].length > size)
+      if (fallback !== null && codePoints(fallback) > size)
         throw valueInvalid(`Value must be a valid string and no longer than ${size} chars`);
       return { size, default: fallback, elements: [], min: null, max: null };
     }

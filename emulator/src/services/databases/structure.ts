@@ -2,6 +2,7 @@ import { rawJson } from '../../core/json.ts';
 import { normalizeDate } from '../../core/time.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { AttributeRecord, CollectionRecord } from './types.ts';
+import { codePoints } from '../../core/text.ts';
 
 /** A value bound to SQLite. */
 export type SqlValue = string | number | bigint | null;
@@ -65,16 +66,6 @@ export function isEmail(value: string): boolean {
   const at = value.lastIndexOf('@');
   if (at < 1 || at > 64 || value.length - at - 1 > 253) return false;
   return EMAIL.test(value);
-}
-
-/** `mb_strlen`: length in code points. */
-function codePoints(value: string): number {
-  let length = value.length;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff) length--;
-  }
-  return length;
 }
 
 function textMessage(size: number): string {

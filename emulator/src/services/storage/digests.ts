@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
-import { CHUNK_SIZE, hasChunk, type ChunkPosition, type ChunkSet } from './chunks.ts';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { CHUNK_SIZE, hasChunk, type ChunkSet } from './chunks.ts';
 import { MIME_SAMPLE_BYTES } from './mime.ts';
 
 /** What finishing an upload needs of its bytes: MD5 (hex), the first bytes and the size. */
@@ -15,105 +16,124 @@ interface RunningDigest {
   hash: Hash;
   /** The next chunk (from 1) to add. */
   next: number;
+  /** The additions in progress (chunks committed, chunks read back from disk), one after another. */
+  queue: Promise<void>;
 }
 
-/** Chunks hashed from disk in one go at most (each ≤ 5 MiB, read synchronously from the page cache). */
-const CATCH_UP_CHUNKS = 4;
+/** Bytes read from disk at a time when hashing a stored file or catching up on its chunks. */
+const READ_BUFFER = 1024 * 1024;
+
+/** Adds the bytes `start … end` (inclusive) of `path` to `hash`, read as a stream. */
+async function hashRange(hash: Hash, path: string, start: number, end?: number): Promise<number> {
+  let size = 0;
+  for await (const piece of createReadStream(path, { start, end, highWaterMark: READ_BUFFER })) {
+    hash.update(piece as Buffer);
+    size += (piece as Buffer).length;
+  }
+  return size;
+}
+
+/** The first {@link MIME_SAMPLE_BYTES} bytes of a file (fewer when it is shorter). */
+async function readSample(path: string): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const sample = Buffer.alloc(MIME_SAMPLE_BYTES);
+    const { bytesRead } = await handle.read(sample, 0, sample.length, 0);
+    return sample.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
 
 /** MD5, first bytes and size of a file, read as a stream. */
 export async function digestFile(path: string): Promise<FileDigest> {
   const hash = createHash('md5');
-  const head: Buffer[] = [];
-  let headSize = 0;
-  let size = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
-    const bytes = chunk as Buffer;
-    hash.update(bytes);
-    size += bytes.length;
-    if (headSize < MIME_SAMPLE_BYTES) {
-      head.push(bytes.subarray(0, MIME_SAMPLE_BYTES - headSize));
-      headSize += Math.min(bytes.length, MIME_SAMPLE_BYTES - headSize);
-    }
-  }
-  return { md5: hash.digest('hex'), sample: Buffer.concat(head), size };
+  const size = await hashRange(hash, path, 0);
+  return { md5: hash.digest('hex'), sample: await readSample(path), size };
 }
 
 /**
- * The running MD5s of uploads in progress, by upload key, over their first chunks in order (kept
- * in memory: lost on restart, when finishing reads the whole file instead).
+ * The running MD5s of uploads in progress, by upload key (kept in memory: lost on restart, when
+ * finishing reads the whole file instead). The chunk that is next in order is hashed while it
+ * streams in ({@link begin}, on a copy of the running MD5 that {@link commit} keeps once the chunk
+ * is recorded); a chunk that came early is read back from disk (the page cache) once the chunks
+ * before it are in. Nothing here blocks the event loop: reads are asynchronous and queued per upload.
  */
 export class RunningDigests {
   private readonly digests = new Map<string, RunningDigest>();
 
   /**
-   * Adds the chunks now contiguous from the start to the upload's running MD5: this one from
-   * memory when it is next, and up to {@link CATCH_UP_CHUNKS} already written ones after it from
-   * `path`. A chunk written again after it was hashed drops the running MD5 (the final check then
-   * reads the whole file).
+   * A hash to feed chunk `index`'s bytes into as they arrive: a copy of the running MD5 when
+   * `index` is the next chunk (a fresh one for chunk 1 of a new upload), else null (the chunk is
+   * read back from disk later). Only kept if the chunk is then {@link commit}ted.
    */
-  advance(
-    key: string,
-    path: string,
-    chunks: ChunkSet,
-    position: ChunkPosition,
-    data: Buffer,
-  ): void {
-    let digest = this.digests.get(key);
-    if (digest && position.index < digest.next) {
-      this.digests.delete(key);
-      return;
-    }
-    if (!digest) {
-      if (position.index !== 1) return;
-      digest = { hash: createHash('md5'), next: 1 };
-      this.digests.set(key, digest);
-    }
-    if (position.index === digest.next) {
-      digest.hash.update(data);
-      digest.next++;
-    }
-    if (digest.next > chunks.length || !hasChunk(chunks, digest.next)) return;
-    const fd = openSync(path, 'r');
-    try {
-      const buffer = Buffer.allocUnsafe(CHUNK_SIZE);
-      let caughtUp = 0;
-      while (
-        caughtUp < CATCH_UP_CHUNKS &&
-        digest.next <= chunks.length &&
-        hasChunk(chunks, digest.next)
-      ) {
-        const start = (digest.next - 1) * CHUNK_SIZE;
-        const length = Math.min(CHUNK_SIZE, position.size - start);
-        let read = 0;
-        while (read < length) read += readSync(fd, buffer, read, length - read, start + read);
-        digest.hash.update(buffer.subarray(0, length));
-        digest.next++;
-        caughtUp++;
-      }
-    } finally {
-      closeSync(fd);
-    }
+  begin(key: string, index: number): Hash | null {
+    const digest = this.digests.get(key);
+    if (!digest) return index === 1 ? createHash('md5') : null;
+    return index === digest.next ? digest.hash.copy() : null;
   }
 
-  /** The digest of a finished upload at `path`: its running MD5 completed from disk, or the whole file read. */
-  async finish(key: string, path: string): Promise<FileDigest> {
+  /**
+   * Takes chunk `index` as recorded (its bytes written at `path`): `hash` (from {@link begin},
+   * fed exactly that chunk's bytes) becomes the running MD5, then the chunks recorded after it in
+   * `chunks` are read back from disk and added, in order. A chunk written again after it was
+   * hashed drops the running MD5 (the final check then reads the whole file). Resolves once done;
+   * the caller need not wait — {@link finish} does.
+   */
+  commit(
+    key: string,
+    index: number,
+    hash: Hash | null,
+    path: string,
+    chunks: ChunkSet,
+    size: number,
+  ): Promise<void> {
+    let digest = this.digests.get(key);
+    if (!digest) {
+      if (index !== 1 || !hash) return Promise.resolve();
+      digest = { hash, next: 1, queue: Promise.resolve() };
+      this.digests.set(key, digest);
+    }
+    const current = digest;
+    current.queue = current.queue.then(async () => {
+      if (this.digests.get(key) !== current) return;
+      if (index < current.next) {
+        this.digests.delete(key);
+        return;
+      }
+      if (index === current.next && hash) {
+        current.hash = hash;
+        current.next++;
+      }
+      try {
+        while (current.next <= chunks.length && hasChunk(chunks, current.next)) {
+          const start = (current.next - 1) * CHUNK_SIZE;
+          const end = Math.min(start + CHUNK_SIZE, size) - 1;
+          await hashRange(current.hash, path, start, end);
+          if (this.digests.get(key) !== current) return;
+          current.next++;
+        }
+      } catch {
+        // the bytes went (the upload was deleted): nothing to keep
+        if (this.digests.get(key) === current) this.digests.delete(key);
+      }
+    });
+    return current.queue;
+  }
+
+  /**
+   * The digest of a finished upload of `size` bytes at `path`: its running MD5 completed from
+   * disk, or the whole file read.
+   */
+  async finish(key: string, path: string, size: number): Promise<FileDigest> {
     const digest = this.digests.get(key);
+    if (digest) await digest.queue;
+    const kept = this.digests.get(key) === digest ? digest : undefined;
     this.digests.delete(key);
-    if (!digest) return digestFile(path);
-    const size = statSync(path).size;
-    const from = (digest.next - 1) * CHUNK_SIZE;
-    if (from < size) {
-      for await (const piece of createReadStream(path, { start: from, highWaterMark: 1024 * 1024 }))
-        digest.hash.update(piece as Buffer);
-    }
-    const sample = Buffer.alloc(Math.min(MIME_SAMPLE_BYTES, size));
-    const fd = openSync(path, 'r');
-    try {
-      readSync(fd, sample, 0, sample.length, 0);
-    } finally {
-      closeSync(fd);
-    }
-    return { md5: digest.hash.digest('hex'), sample, size };
+    if (!kept) return digestFile(path);
+    const from = (kept.next - 1) * CHUNK_SIZE;
+    if (from < size) await hashRange(kept.hash, path, from);
+    return { md5: kept.hash.digest('hex'), sample: await readSample(path), size };
   }
 
   /** Forgets an upload's running MD5 (the upload was deleted). */

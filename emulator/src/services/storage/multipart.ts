@@ -27,15 +27,16 @@ const MAX_FIELD_BYTES = 1024 * 1024;
 
 /**
  * Reads a `multipart/form-data` request with busboy, streaming its first file part into `sink`
- * (further file parts are read and dropped) — no body is held whole in memory. A body that is
+ * (further file parts are read and dropped) — no body is held whole in memory. Text fields are
+ * gathered into `fields` as they come, so the sink sees those sent before the file. A body that is
  * not multipart is read and dropped (no fields, no file); a malformed one is
  * `general_argument_invalid`.
  */
 export async function readMultipart<T>(
   request: IncomingMessage,
   sink: FileSink<T>,
+  fields: Record<string, unknown> = {},
 ): Promise<MultipartBody<T>> {
-  const fields: Record<string, unknown> = {};
   const type = request.headers['content-type'] ?? '';
   if (!/^multipart\/form-data/i.test(type)) {
     request.resume();
@@ -46,6 +47,9 @@ export async function readMultipart<T>(
   try {
     parser = busboy({
       headers: request.headers,
+      // Browsers and the SDKs send a file name as UTF-8 bytes, which PHP (Appwrite) keeps as
+      // they are; busboy's default would read them as Latin-1 ("Ã©" for "é").
+      defParamCharset: 'utf8',
       limits: { fieldSize: MAX_FIELD_BYTES, fields: 1000 },
     });
   } catch {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,7 +64,7 @@ describe('StorageRecords.sweep', () => {
   it('removes uploads unfinished for longer than allowed, with their bytes, and keeps the rest', async () => {
     const { storage } = open();
     storage.insertBucket(bucket('b'));
-    storage.prepareBucketDir('b');
+    await storage.prepareBucketDir('b');
     const records = [
       file('b', 'abandoned', T0 - 2 * HOUR, false),
       file('b', 'recent', T0 - HOUR / 2, false),
@@ -87,8 +87,8 @@ describe('StorageRecords.sweep', () => {
   it('at start also removes bytes without a record, temporary bodies and folders of deleted buckets', async () => {
     const { storage, dir } = open();
     storage.insertBucket(bucket('b'));
-    storage.prepareBucketDir('b');
-    storage.prepareBucketDir('gone');
+    await storage.prepareBucketDir('b');
+    await storage.prepareBucketDir('gone');
     storage.insertFile(file('b', 'kept', T0, true));
     writeFileSync(storage.pathOf('b', 'kept'), '0123456789');
     writeFileSync(storage.pathOf('b', 'orphan'), 'x');
@@ -111,7 +111,7 @@ describe('StorageRecords.sweep', () => {
     const { store, storage } = open();
     store.groupCommits();
     storage.insertBucket(bucket('b'));
-    storage.prepareBucketDir('b');
+    await storage.prepareBucketDir('b');
     storage.insertFile(file('b', 'f', T0, true));
     writeFileSync(storage.pathOf('b', 'f'), '0123456789');
     const removed = storage.deleteFile('b', 'f');
@@ -119,5 +119,19 @@ describe('StorageRecords.sweep', () => {
     await removed;
     expect(existsSync(storage.pathOf('b', 'f'))).toBe(false);
     expect(storage.totalSize('b')).toBe(0);
+  });
+
+  it('writes chunks at their offsets in any order, and flushes a file only when it exists', async () => {
+    const { storage, dir } = open();
+    const path = join(dir, 'upload.bin');
+    await storage.writeChunk(path, 4, Buffer.from('efgh'));
+    await storage.writeChunk(path, 0, Buffer.from('abcd'));
+    await storage.writeChunk(path, 8, Buffer.from('ij'));
+    // no flush yet: the bytes are visible (page cache) as soon as the write resolved
+    expect(readFileSync(path, 'utf8')).toBe('abcdefghij');
+    await storage.writeChunk(path, 4, Buffer.from('EFGH'));
+    expect(readFileSync(path, 'utf8')).toBe('abcdEFGHij');
+    await expect(storage.flushFile(path)).resolves.toBeUndefined();
+    await expect(storage.flushFile(join(dir, 'missing.bin'))).rejects.toThrow(/ENOENT/);
   });
 });

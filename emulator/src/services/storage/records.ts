@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { constants, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store } from '../../core/db.ts';
 import type { Permission } from '../../core/permissions.ts';
@@ -226,14 +226,17 @@ export class StorageRecords {
     return join(this.tmpDir, randomUUID());
   }
 
-  /** Creates the bucket's folder of bytes. */
-  prepareBucketDir(bucketId: string): void {
-    mkdirSync(join(this.filesDir, bucketId), { recursive: true });
+  /** Creates the bucket's folder of bytes (when it is not there). */
+  async prepareBucketDir(bucketId: string): Promise<void> {
+    await mkdir(join(this.filesDir, bucketId), { recursive: true });
   }
 
   /**
-   * Writes one chunk at its offset of the file's bytes and flushes it to the disk (`fdatasync`)
-   * before resolving: a chunk recorded after this survives a crash of the process or the machine.
+   * Writes one chunk at its offset of the file's bytes (positional writes, no flush): once this
+   * resolves the bytes are in the kernel's page cache, so a chunk recorded after it survives the
+   * process being killed (`kill -9`). The disk flush is done once per upload, by
+   * {@link flushFile} before the file is recorded complete — a flush per chunk made concurrent
+   * chunks of one file wait on each other's flushes (`fdatasync` covers the whole file).
    */
   async writeChunk(path: string, start: number, data: Uint8Array): Promise<void> {
     const handle = await open(path, constants.O_RDWR | constants.O_CREAT, 0o600);
@@ -248,6 +251,25 @@ export class StorageRecords {
         );
         written += bytesWritten;
       }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Cuts a file's bytes past `size` (none normally: only bytes an earlier upload of its id left). */
+  async truncateFile(path: string, size: number): Promise<void> {
+    const handle = await open(path, constants.O_RDWR);
+    try {
+      if ((await handle.stat()).size > size) await handle.truncate(size);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Flushes a file's bytes to the disk (`fdatasync`): done before an upload is recorded complete. */
+  async flushFile(path: string): Promise<void> {
+    const handle = await open(path, constants.O_RDONLY);
+    try {
       await handle.datasync();
     } finally {
       await handle.close();

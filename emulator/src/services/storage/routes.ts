@@ -9,14 +9,14 @@ import { bool, integer, stringArray, text } from '../../http/params.ts';
 import { created, noContent, ok, type Reply } from '../../http/reply.ts';
 import { route, type Route } from '../../http/router.ts';
 import { FILE_PERMISSIONS, filePermissions, storageCaller } from './access.ts';
-import { CHUNK_SIZE, chunkOf, parseContentRange, type ChunkPosition } from './chunks.ts';
+import { chunkOf, parseContentRange, type ChunkPosition } from './chunks.ts';
 import { isExtensionAllowed } from './file-rules.ts';
 import { fileModel, type BucketRecord } from './models.ts';
 import { renderPreview } from './preview.ts';
 import { previewOptions } from './preview-params.ts';
 import { fileBytesReply } from './serve.ts';
 import type { StorageStore } from './store.ts';
-import { readUpload } from './upload.ts';
+import { readUpload, type ChunkPlacement } from './upload.ts';
 
 /** The largest `maximumFileSize` a bucket may set, 5 GB (Appwrite's `_APP_STORAGE_LIMIT`). */
 const MAX_FILE_SIZE = 5_000_000_000;
@@ -118,13 +118,15 @@ function deleteBucket(ctx: RequestContext): Reply {
 /**
  * `createFile`: a whole file in one multipart request, streamed to disk, or one 5 MiB chunk of a
  * larger one (`Content-Range`, and `X-Appwrite-ID` after the first), chunks in any order and
- * several at once. The body is read before the checks, which run in Appwrite's order; a refused
- * request leaves nothing behind.
+ * several at once, each written straight to its offset in the upload's file as it arrives. The
+ * body is read before the checks, which run in Appwrite's order; a refused request leaves
+ * nothing behind.
  */
 async function createFile(ctx: RequestContext): Promise<Reply> {
   const caller = storageCaller(ctx.identity);
   const bucket = store(ctx).uploadBucket(ctx.params.bucketId!, caller);
   const rangeHeader = header(ctx, 'content-range');
+  const appwriteId = header(ctx, 'x-appwrite-id');
   let position: ChunkPosition | null = null;
   let rangeError: unknown = null;
   if (rangeHeader !== '') {
@@ -134,41 +136,76 @@ async function createFile(ctx: RequestContext): Promise<Reply> {
       rangeError = error;
     }
   }
-  const body = await readUpload(
-    ctx.request,
-    rangeHeader !== ''
-      ? { kind: 'chunk', length: position?.length ?? CHUNK_SIZE }
-      : {
-          kind: 'whole',
-          maxSize: bucket.maximumFileSize,
-          keep: (name) => isExtensionAllowed(name, bucket.allowedFileExtensions),
-          temporaryPath: () => store(ctx).temporaryPath(),
-        },
-  );
+  /** The `fileId` field resolved once (`unique()` draws a new id each time), when it was read. */
+  let fieldId: string | null = null;
+  /** The upload a chunk's bytes were written for. */
+  let placedId: string | null = null;
+  const placeChunk = async (
+    name: string,
+    fields: Record<string, unknown>,
+  ): Promise<ChunkPlacement> => {
+    if (!position) return { kind: 'drop' };
+    let id: string;
+    if (appwriteId !== '') {
+      if (!UID.test(appwriteId)) return { kind: 'drop' };
+      id = appwriteId;
+    } else {
+      // the SDKs send `fileId` before the file; a client sending it after has its chunk kept in memory
+      if (fields.fileId === undefined) return { kind: 'memory', length: position.length };
+      try {
+        id = fieldId = resolveId('fileId', fields.fileId);
+      } catch {
+        return { kind: 'drop' };
+      }
+    }
+    const placement = await store(ctx).placeChunk(bucket, { id, name }, position);
+    if (placement.kind === 'stream') placedId = id;
+    return placement;
+  };
+  let body;
+  try {
+    body = await readUpload(
+      ctx.request,
+      rangeHeader !== ''
+        ? { kind: 'chunk', place: placeChunk }
+        : {
+            kind: 'whole',
+            maxSize: bucket.maximumFileSize,
+            keep: (name) => isExtensionAllowed(name, bucket.allowedFileExtensions),
+            temporaryPath: () => store(ctx).temporaryPath(),
+          },
+    );
+  } catch (error) {
+    // a body cut short: what its chunk wrote goes unless its upload is recorded
+    if (placedId !== null) await store(ctx).abandonChunk(bucket.id, placedId);
+    throw error;
+  }
   const spooled = body.kind === 'whole' ? body.file?.result : undefined;
+  let recorded = false;
   try {
     const permissions = filePermissions(body.fields.permissions, caller);
     if (!body.file) throw new ApiError('storage_file_empty');
     if (rangeError) throw rangeError;
-    let id = resolveId('fileId', body.fields.fileId);
+    let id = fieldId ?? resolveId('fileId', body.fields.fileId);
     if (body.kind === 'whole') {
       const upload = { id, name: body.file.name, permissions };
       return created(fileModel(await store(ctx).createWholeFile(bucket, upload, spooled!)));
     }
-    const appwriteId = header(ctx, 'x-appwrite-id');
     if (appwriteId !== '') {
       if (!UID.test(appwriteId)) throw new ApiError('storage_invalid_appwrite_id');
       id = appwriteId;
     }
-    const { file, created: recorded } = await store(ctx).writeChunk(
+    const outcome = await store(ctx).writeChunk(
       bucket,
       { id, name: body.file.name, permissions },
       position!,
       body.file.result,
     );
-    return recorded ? created(fileModel(file)) : ok(fileModel(file));
+    recorded = true;
+    return outcome.created ? created(fileModel(outcome.file)) : ok(fileModel(outcome.file));
   } finally {
     if (spooled?.path) await rm(spooled.path, { force: true });
+    if (placedId !== null && !recorded) await store(ctx).abandonChunk(bucket.id, placedId);
   }
 }
 
@@ -220,7 +257,7 @@ function deleteFile(ctx: RequestContext): Reply {
   return noContent();
 }
 
-function fileBytes(ctx: RequestContext, kind: 'download' | 'view'): Reply {
+function fileBytes(ctx: RequestContext, kind: 'download' | 'view'): Promise<Reply> {
   const { file, path } = store(ctx).readableBytes(
     ctx.params.bucketId!,
     ctx.params.fileId!,
@@ -229,11 +266,11 @@ function fileBytes(ctx: RequestContext, kind: 'download' | 'view'): Reply {
   return fileBytesReply(file, path, ctx.headers.range, kind);
 }
 
-function downloadFile(ctx: RequestContext): Reply {
+function downloadFile(ctx: RequestContext): Promise<Reply> {
   return fileBytes(ctx, 'download');
 }
 
-function viewFile(ctx: RequestContext): Reply {
+function viewFile(ctx: RequestContext): Promise<Reply> {
   return fileBytes(ctx, 'view');
 }
 

@@ -1,5 +1,5 @@
-import { renameSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import type { Hash } from 'node:crypto';
+import { readFile, rename, rm } from 'node:fs/promises';
 import type { Backend } from '../../backend.ts';
 import { ApiError } from '../../core/errors.ts';
 import { formatPermissions, type Permission } from '../../core/permissions.ts';
@@ -21,11 +21,17 @@ import {
   type ChunkSet,
 } from './chunks.ts';
 import { RunningDigests, type FileDigest } from './digests.ts';
-import { assertExtensionAllowed, assertSizeAllowed, extensionOf } from './file-rules.ts';
+import {
+  assertExtensionAllowed,
+  assertSizeAllowed,
+  extensionOf,
+  isExtensionAllowed,
+} from './file-rules.ts';
 import { detectMimeType } from './mime.ts';
 import { bucketModel, fileModel, type BucketRecord, type FileRecord } from './models.ts';
 import { defaultOutput, PREVIEW_INPUTS, PREVIEW_LIMIT } from './preview.ts';
 import { StorageRecords, type SweepResult } from './records.ts';
+import type { ChunkPlacement } from './upload.ts';
 
 /** A file being created: its id, the name the client gave and its permissions. */
 export interface NewFile {
@@ -39,10 +45,23 @@ export interface SpooledFile extends FileDigest {
   path: string | null;
 }
 
-/** One chunk's bytes as received (`data` null when there were more than its range names). */
+/**
+ * One chunk's bytes as received: `size` counts them all; `streamed` when they were written to
+ * their place as they came (its `hash` the running MD5 fed with them, when the chunk was the next
+ * in order; `recorded` when the upload had a record as the chunk began), else `data` when kept in memory (null when dropped, or more than its range names).
+ */
 export interface ChunkBytes {
-  data: Buffer | null;
   size: number;
+  data: Buffer | null;
+  streamed: { hash: Hash | null; recorded: boolean } | null;
+}
+
+/** The chunks of one upload being written as they stream in, and a removal of its bytes under way. */
+interface UploadWriters {
+  active: number;
+  removing: Promise<void> | null;
+  /** Called once no chunk is being written any more. */
+  idle: (() => void)[];
 }
 
 /** A file after a chunk: `created` when the chunk was recorded, false when the file was already complete. */
@@ -62,6 +81,10 @@ export class StorageStore {
   /** Uploads whose last chunk arrived and whose bytes are being checked, by `bucketId/fileId`. */
   private readonly finishing = new Map<string, Promise<unknown>>();
   private readonly digests = new RunningDigests();
+  /** Single-request uploads whose bytes are being moved into place, by `bucketId/fileId`. */
+  private readonly placing = new Set<string>();
+  /** Uploads with chunks being written as they stream in, by `bucketId/fileId`. */
+  private readonly writers = new Map<string, UploadWriters>();
 
   constructor(backend: Backend) {
     this.backend = backend;
@@ -237,7 +260,8 @@ export class StorageStore {
     assertExtensionAllowed(upload.name, bucket.allowedFileExtensions);
     assertSizeAllowed(body.size, bucket.maximumFileSize);
     const mimeType = await detectMimeType(body.sample);
-    if (this.records.getFile(bucket.id, upload.id))
+    const key = uploadKey(bucket.id, upload.id);
+    if (this.records.getFile(bucket.id, upload.id) || this.placing.has(key))
       throw new ApiError('storage_file_already_exists');
     const time = now();
     const file: FileRecord = {
@@ -255,21 +279,90 @@ export class StorageStore {
       chunks: '1',
       complete: true,
     };
-    this.records.prepareBucketDir(bucket.id);
-    // Moved before its record is written (in the same turn): a crash in between leaves bytes
-    // without a record, which the sweep at start removes.
-    renameSync(body.path!, this.records.pathOf(bucket.id, upload.id));
-    body.path = null;
-    this.records.insertFile(file);
+    // the id is held while the bytes move, so a second upload of it cannot move its own over them
+    this.placing.add(key);
+    try {
+      await this.records.prepareBucketDir(bucket.id);
+      // Moved before its record is written: a crash in between leaves bytes without a record,
+      // which the sweep at start removes.
+      await rename(body.path!, this.records.pathOf(bucket.id, upload.id));
+      body.path = null;
+      this.records.insertFile(file);
+    } finally {
+      this.placing.delete(key);
+    }
     this.publish(bucket, file, 'create');
     return file;
   }
 
   /**
-   * One chunk of an upload (bucket rules on the whole size, then the chunk's length against its
-   * range): written at its offset and flushed, then recorded. The chunk that completes the upload
-   * checks the bytes (MD5, type), marks the file complete and fires its create event. A chunk of
-   * a complete file changes nothing (`created: false`), as on Appwrite.
+   * Where chunk `position` of `upload` goes, decided as its file part starts: straight to its
+   * offset in the upload's file unless the request is bound to be refused (extension, size) or
+   * changes nothing (the file is complete, or of another size) — then its bytes are only counted
+   * and {@link writeChunk} answers. A chunk waits for an upload being finished.
+   */
+  async placeChunk(
+    bucket: BucketRecord,
+    upload: { id: string; name: string },
+    position: ChunkPosition,
+  ): Promise<ChunkPlacement> {
+    if (!isExtensionAllowed(upload.name, bucket.allowedFileExtensions)) return { kind: 'drop' };
+    if (position.size > bucket.maximumFileSize) return { kind: 'drop' };
+    const key = uploadKey(bucket.id, upload.id);
+    await this.records.prepareBucketDir(bucket.id);
+    for (;;) {
+      const waiting = this.finishing.get(key) ?? this.writers.get(key)?.removing;
+      if (!waiting) break;
+      await waiting.catch(() => {});
+    }
+    const file = this.records.getFile(bucket.id, upload.id);
+    if (file && (file.complete || file.sizeOriginal !== position.size)) return { kind: 'drop' };
+    const writers = this.writers.get(key) ?? { active: 0, removing: null, idle: [] };
+    this.writers.set(key, writers);
+    writers.active++;
+    let released = false;
+    return {
+      kind: 'stream',
+      path: this.records.pathOf(bucket.id, upload.id),
+      start: position.start,
+      length: position.length,
+      hash: this.digests.begin(key, position.index),
+      recorded: file !== null,
+      release: () => {
+        if (released) return;
+        released = true;
+        writers.active--;
+        if (writers.active > 0) return;
+        for (const done of writers.idle.splice(0)) done();
+        if (!writers.removing && this.writers.get(key) === writers) this.writers.delete(key);
+      },
+    };
+  }
+
+  /**
+   * After a chunk written by {@link placeChunk} was refused: when its upload has no record (it was
+   * its first chunk) and no other chunk of it is being written, its bytes are removed, so a
+   * refused request leaves nothing behind.
+   */
+  async abandonChunk(bucketId: string, fileId: string): Promise<void> {
+    const key = uploadKey(bucketId, fileId);
+    if (this.records.getFile(bucketId, fileId) || (this.writers.get(key)?.active ?? 0) > 0) return;
+    if (this.writers.get(key)?.removing) return;
+    const writers: UploadWriters = { active: 0, removing: null, idle: [] };
+    this.writers.set(key, writers);
+    writers.removing = rm(this.records.pathOf(bucketId, fileId), { force: true }).finally(() => {
+      if (this.writers.get(key) === writers) this.writers.delete(key);
+    });
+    await writers.removing;
+  }
+
+  /**
+   * Records one chunk of an upload (bucket rules on the whole size, then the chunk's length
+   * against its range), its bytes already written at their offset by {@link placeChunk} (or
+   * written now when they were kept in memory) — in the page cache, so a chunk recorded after
+   * it survives `kill -9`. The chunk that completes the upload checks the bytes (MD5, type),
+   * marks the file complete and fires its create event. A chunk of a complete file changes
+   * nothing (`created: false`), as on Appwrite.
    */
   async writeChunk(
     bucket: BucketRecord,
@@ -279,7 +372,7 @@ export class StorageStore {
   ): Promise<ChunkOutcome> {
     assertExtensionAllowed(upload.name, bucket.allowedFileExtensions);
     assertSizeAllowed(position.size, bucket.maximumFileSize);
-    if (chunk.size !== position.length || !chunk.data) {
+    if (chunk.size !== position.length) {
       throw new ApiError(
         'storage_invalid_content_range',
         `The content range is invalid: it names ${position.length} bytes but the chunk has ${chunk.size}.`,
@@ -295,6 +388,10 @@ export class StorageStore {
         'storage_invalid_content_range',
         `The content range is invalid: upload ${upload.id} is of ${file.sizeOriginal} bytes, not ${position.size}.`,
       );
+    }
+    if ((!chunk.streamed && !chunk.data) || (chunk.streamed?.recorded && !file)) {
+      // placed while the file was complete, or streamed into it, and deleted meanwhile
+      throw new ApiError('storage_file_not_found');
     }
     if (!file) {
       const time = now();
@@ -315,19 +412,23 @@ export class StorageStore {
       };
       records.insertFile(file);
     }
-    records.prepareBucketDir(bucket.id);
     const path = records.pathOf(bucket.id, upload.id);
-    await records.writeChunk(path, position.start, chunk.data);
-
-    file = records.getFile(bucket.id, upload.id);
-    if (!file) {
-      // deleted while the chunk was being written
-      await rm(path, { force: true });
-      throw new ApiError('storage_file_not_found');
+    let hash = chunk.streamed?.hash ?? null;
+    if (chunk.data) {
+      await records.prepareBucketDir(bucket.id);
+      hash = this.digests.begin(key, position.index);
+      hash?.update(chunk.data);
+      await records.writeChunk(path, position.start, chunk.data);
+      file = records.getFile(bucket.id, upload.id);
+      if (!file) {
+        // deleted while the chunk was being written
+        await rm(path, { force: true });
+        throw new ApiError('storage_file_not_found');
+      }
+      if (file.complete) return { file, created: false };
     }
-    if (file.complete) return { file, created: false };
     const chunks = withChunk(file.chunks, position.index);
-    this.digests.advance(key, path, chunks, position, chunk.data);
+    void this.digests.commit(key, position.index, hash, path, chunks, position.size);
     if (countChunks(chunks) < file.chunksTotal) {
       file = { ...file, chunks, updatedAt: now() };
       records.updateFile(file);
@@ -349,6 +450,13 @@ export class StorageStore {
     }
   }
 
+  /** Resolves once no chunk of the upload `key` is being written. */
+  private writersDone(key: string): Promise<void> {
+    const writers = this.writers.get(key);
+    if (!writers || writers.active === 0) return Promise.resolve();
+    return new Promise((resolve) => writers.idle.push(resolve));
+  }
+
   /** Checks the complete bytes (MD5, type from the content) and records the file as complete. */
   private async finishUpload(
     bucket: BucketRecord,
@@ -356,10 +464,19 @@ export class StorageStore {
     chunks: ChunkSet,
   ): Promise<FileRecord> {
     const { records } = this;
-    const { md5, sample, size } = await this.digests.finish(
-      uploadKey(bucket.id, upload.id),
-      records.pathOf(bucket.id, upload.id),
-    );
+    const path = records.pathOf(bucket.id, upload.id);
+    const key = uploadKey(bucket.id, upload.id);
+    // a chunk sent again may still be writing its (same) bytes: the file is checked once it is not
+    await this.writersDone(key);
+    const recorded = records.getFile(bucket.id, upload.id);
+    if (!recorded) throw new ApiError('storage_file_not_found');
+    // bytes past the end (left by an earlier upload of that id) are cut before the file is read
+    await records.truncateFile(path, recorded.sizeOriginal);
+    const [{ md5, sample, size }] = await Promise.all([
+      this.digests.finish(key, path, recorded.sizeOriginal),
+      // one flush for the whole file, before it is recorded complete (chunks are not flushed one by one)
+      records.flushFile(path),
+    ]);
     const mimeType = await detectMimeType(sample);
     const current = records.getFile(bucket.id, upload.id);
     if (!current) throw new ApiError('storage_file_not_found');

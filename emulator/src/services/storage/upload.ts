@@ -1,25 +1,13 @@
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { createHash, type Hash } from 'node:crypto';
 import { once } from 'node:events';
+import { constants, createWriteStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { MIME_SAMPLE_BYTES } from './mime.ts';
 import { readMultipart, type FileSink, type MultipartBody } from './multipart.ts';
 import type { ChunkBytes, SpooledFile } from './store.ts';
-
-/** Keeps a chunk's bytes in memory (at most one chunk, 5 MiB); past `limit` only counts them. */
-function memorySink(limit: number): FileSink<ChunkBytes> {
-  return async (stream) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    for await (const piece of stream as AsyncIterable<Buffer>) {
-      size += piece.length;
-      if (size <= limit) parts.push(piece);
-    }
-    return { data: size <= limit ? Buffer.concat(parts, size) : null, size };
-  };
-}
 
 /**
  * Streams a file part to a fresh temporary path, computing its MD5 and keeping its first bytes,
@@ -70,9 +58,93 @@ function diskSink(
   };
 }
 
-/** How a `createFile` body is read: one chunk into memory, or a whole file streamed to disk. */
+/**
+ * Where a chunk's bytes go, decided when its file part starts (the fields before it known):
+ * `stream` writes them straight to their offset in the upload's file (hashed on the way when
+ * `hash` is given), `memory` keeps them (≤ 5 MiB, when the upload's id is not known yet), `drop`
+ * reads and counts them (the request is refused once its body is read).
+ */
+export type ChunkPlacement =
+  | {
+      kind: 'stream';
+      path: string;
+      start: number;
+      length: number;
+      /** The running MD5 to feed the bytes into, when this chunk is the next in order. */
+      hash: Hash | null;
+      /** Whether the upload had a record when the chunk began (it is not re-created if deleted meanwhile). */
+      recorded: boolean;
+      /** Called once the bytes are written (or the writing failed). */
+      release: () => void;
+    }
+  | { kind: 'memory'; length: number }
+  | { kind: 'drop' };
+
+/** Keeps a chunk's bytes in memory (at most one chunk, 5 MiB); past `limit` only counts them. */
+async function keepInMemory(stream: Readable, limit: number): Promise<ChunkBytes> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const piece of stream as AsyncIterable<Buffer>) {
+    size += piece.length;
+    if (size <= limit) parts.push(piece);
+  }
+  return { data: size <= limit ? Buffer.concat(parts, size) : null, size, streamed: null };
+}
+
+/** Reads a stream to its end, counting its bytes. */
+async function count(stream: Readable): Promise<number> {
+  let size = 0;
+  for await (const piece of stream as AsyncIterable<Buffer>) size += piece.length;
+  return size;
+}
+
+/**
+ * Writes a chunk's bytes as they arrive at their offset of the upload's file (never more than
+ * its range names: the rest is only counted), through a write stream that batches them (one
+ * `writev` per burst, no 5 MiB buffer), feeding the running MD5 when given.
+ */
+async function streamToPlace(
+  stream: Readable,
+  place: Extract<ChunkPlacement, { kind: 'stream' }>,
+): Promise<ChunkBytes> {
+  let size = 0;
+  try {
+    const handle = await open(place.path, constants.O_WRONLY | constants.O_CREAT, 0o600);
+    const out = handle.createWriteStream({ start: place.start, highWaterMark: WRITE_BUFFER });
+    try {
+      for await (const piece of stream as AsyncIterable<Buffer>) {
+        const room = place.length - size;
+        size += piece.length;
+        if (room <= 0) continue;
+        const kept = piece.length <= room ? piece : piece.subarray(0, room);
+        place.hash?.update(kept);
+        if (!out.write(kept)) await once(out, 'drain');
+      }
+      out.end();
+      await finished(out);
+    } finally {
+      if (!out.closed) {
+        out.destroy();
+        await once(out, 'close');
+      }
+    }
+  } finally {
+    place.release();
+  }
+  const hash = size === place.length ? place.hash : null;
+  return { data: null, size, streamed: { hash, recorded: place.recorded } };
+}
+
+/** Bytes a chunk's write stream gathers before it writes them (in one `writev`). */
+const WRITE_BUFFER = 1024 * 1024;
+
+/** How a `createFile` body is read: one chunk placed by `place`, or a whole file streamed to disk. */
 export type UploadReading =
-  | { kind: 'chunk'; length: number }
+  | {
+      kind: 'chunk';
+      /** Where the chunk's bytes go, once its file part starts. */
+      place: (name: string, fields: Record<string, unknown>) => Promise<ChunkPlacement>;
+    }
   | {
       kind: 'whole';
       /** Bytes past it are dropped (the bucket's `maximumFileSize`). */
@@ -82,22 +154,30 @@ export type UploadReading =
       temporaryPath: () => string;
     };
 
-/** A `createFile` body: its fields and its file, a chunk in memory or a whole file on disk. */
+/** A `createFile` body: its fields and its file, a chunk (written or in memory) or a whole file on disk. */
 export type UploadBody =
   | ({ kind: 'chunk' } & MultipartBody<ChunkBytes>)
   | ({ kind: 'whole' } & MultipartBody<SpooledFile>);
 
 /**
- * Reads the multipart body of `createFile` as a stream (busboy): a chunk (≤ 5 MiB) is held in
- * memory, a whole file never is — it is written to a temporary path as it arrives. The caller
- * removes that path once done with it.
+ * Reads the multipart body of `createFile` as a stream (busboy): a chunk goes where `place`
+ * says (normally straight to its offset in the upload's file), a whole file is written to a
+ * temporary path as it arrives. The caller removes that path once done with it.
  */
 export async function readUpload(
   request: IncomingMessage,
   reading: UploadReading,
 ): Promise<UploadBody> {
-  if (reading.kind === 'chunk')
-    return { kind: 'chunk', ...(await readMultipart(request, memorySink(reading.length))) };
+  if (reading.kind === 'chunk') {
+    const fields: Record<string, unknown> = {};
+    const sink: FileSink<ChunkBytes> = async (stream, name) => {
+      const place = await reading.place(name, fields);
+      if (place.kind === 'stream') return streamToPlace(stream, place);
+      if (place.kind === 'memory') return keepInMemory(stream, place.length);
+      return { data: null, size: await count(stream), streamed: null };
+    };
+    return { kind: 'chunk', ...(await readMultipart(request, sink, fields)) };
+  }
   const sink = diskSink(reading.temporaryPath, reading.maxSize, reading.keep);
   return { kind: 'whole', ...(await readMultipart(request, sink)) };
 }

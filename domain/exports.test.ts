@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EXPORT_COLUMNS,
+  centsToDecimal,
+  exportFileName,
+  exportRow,
+  parseExportFilter,
+  type ExportOrderDocument,
+} from './exports.ts';
+
+describe('parseExportFilter', () => {
+  it('reads a filter and normalizes its instants', () => {
+    expect(
+      parseExportFilter({
+        statuses: ['paid', 'ready', 'paid'],
+        createdFrom: '2026-11-01T00:00:00+01:00',
+        createdBefore: '2026-12-01T00:00:00.000Z',
+        assignee: 'none',
+      }),
+    ).toEqual({
+      statuses: ['paid', 'ready'],
+      createdFrom: '2026-10-31T23:00:00.000Z',
+      createdBefore: '2026-12-01T00:00:00.000Z',
+      assignee: 'none',
+    });
+  });
+
+  it('defaults to every order', () => {
+    expect(parseExportFilter({})).toEqual({
+      statuses: [],
+      createdFrom: null,
+      createdBefore: null,
+      assignee: 'any',
+    });
+  });
+
+  it.each([
+    [null, 'filter'],
+    [{ statuses: ['lost'] }, 'statuses'],
+    [{ statuses: 'paid' }, 'statuses'],
+    [{ createdFrom: 'yesterday' }, 'createdFrom'],
+    [
+      { createdFrom: '2026-11-02T00:00:00Z', createdBefore: '2026-11-01T00:00:00Z' },
+      'createdBefore',
+    ],
+    [{ assignee: '../x' }, 'assignee'],
+    [{ assignee: 42 }, 'assignee'],
+  ])('refuses %j naming %s', (value, field) => {
+    expect(() => parseExportFilter(value)).toThrow(
+      expect.objectContaining({ code: 'VALIDATION', details: { field } }),
+    );
+  });
+});
+
+describe('exportRow', () => {
+  const doc: ExportOrderDocument = {
+    $id: 'o1',
+    $createdAt: '2026-11-23T10:00:00.000+00:00',
+    number: 1042,
+    status: 'fulfilled',
+    customerName: 'Cléo "Kiki" Martin, Jr.',
+    customerEmail: 'cleo@example.test',
+    items: JSON.stringify([
+      { productId: 'p1', name: 'Latte', unitPriceCents: 350, qty: 2 },
+      { productId: 'p2', name: 'Croissant', unitPriceCents: 280, qty: 1 },
+    ]),
+    subtotalCents: 980,
+    totalCents: 980,
+    refundedCents: 5,
+    currency: 'eur',
+    paymentStatus: 'succeeded',
+    assigneeName: 'Ana Silva',
+    paidAt: '2026-11-23T10:00:05.000+00:00',
+    readyAt: null,
+    fulfilledAt: '2026-11-23T10:09:00.000+00:00',
+    canceledAt: null,
+  };
+
+  it('gives one value per column, amounts as decimals and items summarized', () => {
+    const row = exportRow(doc);
+    expect(row).toHaveLength(EXPORT_COLUMNS.length);
+    expect(Object.fromEntries(EXPORT_COLUMNS.map((c, i) => [c, row[i]]))).toEqual({
+      Order: '1042',
+      Created: '2026-11-23T10:00:00.000+00:00',
+      Status: 'fulfilled',
+      Customer: 'Cléo "Kiki" Martin, Jr.',
+      Email: 'cleo@example.test',
+      Items: '2× Latte, 1× Croissant',
+      Subtotal: '9.80',
+      Total: '9.80',
+      Refunded: '0.05',
+      Currency: 'eur',
+      Payment: 'succeeded',
+      Assignee: 'Ana Silva',
+      Paid: '2026-11-23T10:00:05.000+00:00',
+      Ready: '',
+      Fulfilled: '2026-11-23T10:09:00.000+00:00',
+      Canceled: '',
+    });
+  });
+
+  it('leaves broken items empty instead of failing the export', () => {
+    expect(exportRow({ ...doc, items: '{' })[5]).toBe('');
+  });
+});
+
+describe('centsToDecimal and exportFileName', () => {
+  it('formats cents exactly', () => {
+    expect(centsToDecimal(0)).toBe('0.00');
+    expect(centsToDecimal(1005)).toBe('10.05');
+    expect(centsToDecimal(100_000_000)).toBe('1000000.00');
+  });
+
+  it('names the file by day and export', () => {
+    expect(exportFileName('e1', Date.UTC(2026, 10, 23, 22))).toBe('orders-2026-11-23-e1.csv');
+  });
+});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { chooseEncoding } from './compression.ts';
+
+describe('chooseEncoding', () => {
+  it('picks the accepted coding with the highest q-value, brotli among equals', () => {
+    expect(chooseEncoding('gzip, deflate, br')).toBe('br');
+    expect(chooseEncoding('gzip;q=1, br;q=0.8')).toBe('gzip');
+    expect(chooseEncoding('deflate')).toBe('deflate');
+    expect(chooseEncoding(['gzip', 'deflate'])).toBe('gzip');
+    expect(chooseEncoding('br;q=0, gzip;q=0, *;q=0.1')).toBe('deflate');
+    expect(chooseEncoding('*')).toBe('br');
+  });
+
+  it('answers null when nothing supported is accepted', () => {
+    expect(chooseEncoding(undefined)).toBeNull();
+    expect(chooseEncoding('')).toBeNull();
+    expect(chooseEncoding('identity')).toBeNull();
+    expect(chooseEncoding('zstd, compress')).toBeNull();
+    expect(chooseEncoding('gzip;q=0')).toBeNull();
+  });
+});

@@ -1,0 +1,85 @@
+import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { constants, createBrotliCompress, createDeflate, createGzip } from 'node:zlib';
+
+/** A content coding the backend answers with, as Appwrite does. */
+export type Encoding = 'br' | 'gzip' | 'deflate';
+
+/**
+ * Bodies smaller than this go out as they are (Appwrite's default
+ * `_APP_COMPRESSION_MIN_SIZE_BYTES`): compressing them costs more than it saves.
+ */
+export const COMPRESSION_MIN_BYTES = 1024;
+
+/** Our preference among codings the client accepts equally (brotli is the smallest). */
+const PREFERENCE: readonly Encoding[] = ['br', 'gzip', 'deflate'];
+
+/**
+ * The coding to answer with for an `Accept-Encoding` header: the supported one with the highest
+ * q-value (ties by {@link PREFERENCE}); `*` stands for any not named; q=0 refuses. Null: send
+ * the body as it is.
+ */
+export function chooseEncoding(header: string | string[] | undefined): Encoding | null {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  const quality = new Map<string, number>();
+  for (const part of value.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    let q = 1;
+    for (const param of params) {
+      const match = /^\s*q\s*=\s*([\d.]+)\s*$/.exec(param);
+      if (match) q = Number(match[1]);
+    }
+    quality.set(name, Number.isFinite(q) ? q : 0);
+  }
+  let best: Encoding | null = null;
+  let bestQ = 0;
+  for (const encoding of PREFERENCE) {
+    const q = quality.get(encoding) ?? quality.get('*') ?? 0;
+    if (q > bestQ) {
+      best = encoding;
+      bestQ = q;
+    }
+  }
+  return best;
+}
+
+function compressor(encoding: Encoding) {
+  switch (encoding) {
+    case 'br':
+      // Quality 4: close to gzip's speed with smaller output (11, the default, is for static files).
+      return createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+    case 'gzip':
+      return createGzip({ level: 6 });
+    case 'deflate':
+      return createDeflate({ level: 6 });
+  }
+}
+
+/**
+ * Writes a response with `body`, compressed with the coding the request accepts when the body
+ * is at least {@link COMPRESSION_MIN_BYTES} (through a node:zlib stream); always with
+ * `Vary: Accept-Encoding`.
+ */
+export function writeBody(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string | string[]>,
+  body: string | Buffer,
+): void {
+  const data = typeof body === 'string' ? Buffer.from(body) : body;
+  const encoding =
+    data.length >= COMPRESSION_MIN_BYTES
+      ? chooseEncoding(res.req.headers['accept-encoding'])
+      : null;
+  const vary = { ...headers, Vary: 'Accept-Encoding' };
+  if (encoding === null) {
+    res.writeHead(status, vary);
+    res.end(data);
+    return;
+  }
+  res.writeHead(status, { ...vary, 'Content-Encoding': encoding });
+  // A failed compression cuts the connection: the client sees a short body, never a wrong one.
+  pipeline(Readable.from([data]), compressor(encoding), res).catch(() => res.destroy());
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { Activity } from '../../../domain/entities.ts';
+import { parseRefundAmount, refundInput, refundsOf } from './refund.ts';
+
+const ORDER = { totalCents: 1250, refundedCents: 300, currency: 'eur' };
+
+describe('parseRefundAmount', () => {
+  it('reads amounts with a point, a comma, a euro sign or no decimals', () => {
+    expect(parseRefundAmount('3.50', ORDER)).toEqual({ ok: true, cents: 350 });
+    expect(parseRefundAmount(' 3,5 ', ORDER)).toEqual({ ok: true, cents: 350 });
+    expect(parseRefundAmount('€4', ORDER)).toEqual({ ok: true, cents: 400 });
+    expect(parseRefundAmount('9.50', ORDER)).toEqual({ ok: true, cents: 950 });
+    expect(parseRefundAmount('0.01', ORDER)).toEqual({ ok: true, cents: 1 });
+  });
+
+  it('refuses what is not an amount instead of guessing', () => {
+    for (const text of ['', '-1', 'abc', '1.234', '1e3', '3.50€x', '1 000'])
+      expect(parseRefundAmount(text, ORDER)).toEqual({
+        ok: false,
+        message: 'Enter an amount like 3.50.',
+      });
+  });
+
+  it('refuses zero and more than what is left, naming the most', () => {
+    expect(parseRefundAmount('0', ORDER)).toEqual({
+      ok: false,
+      message: 'Enter an amount to refund.',
+    });
+    expect(parseRefundAmount('9.51', ORDER)).toEqual({
+      ok: false,
+      message: 'You can refund at most €9.50.',
+    });
+  });
+
+  it('starts the field at what is left', () => {
+    expect(refundInput(ORDER)).toBe('9.50');
+    expect(refundInput({ totalCents: 400, refundedCents: 0 })).toBe('4.00');
+  });
+});
+
+describe('refundsOf', () => {
+  const entry = (id: string, kind: Activity['kind'], data: object, at: number, by = 'Marco') =>
+    ({ id, orderId: 'o1', kind, data, at, actorId: 'u', actorName: by }) as unknown as Activity;
+
+  it('lists refunds and refunding cancels, oldest first, and nothing else', () => {
+    const list = refundsOf([
+      entry('o1.r5', 'canceled', { from: 'paid', refundCents: 950 }, 50),
+      entry('o1.r1', 'paid', {}, 10, 'Stripe'),
+      entry('o1.r3', 'refund', { amountCents: 300, refundedCents: 300 }, 30),
+      entry('o1.r4', 'canceled', { from: 'paid' }, 40),
+      entry('o1.r2', 'status', { to: 'preparing' }, 20),
+    ]);
+    expect(list).toEqual([
+      { id: 'o1.r3', amountCents: 300, by: 'Marco', at: 30, cancel: false },
+      { id: 'o1.r5', amountCents: 950, by: 'Marco', at: 50, cancel: true },
+    ]);
+  });
+});

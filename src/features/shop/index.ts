@@ -1,0 +1,2 @@
+export { ShopPage } from './shop-page.tsx';
+export { TrackPage } from './track-page.tsx';

@@ -1,0 +1,46 @@
+import { createContext, createElement, useContext, useEffect, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import type { ShopState, ShopStore, TrackedOrder } from '../shop/shop-store.ts';
+
+const ShopStoreContext = createContext<ShopStore | null>(null);
+
+/** Provides the shop store to the hooks below it. */
+export function ShopStoreProvider(props: { store: ShopStore; children?: ReactNode }) {
+  return createElement(ShopStoreContext.Provider, { value: props.store }, props.children);
+}
+
+/** The shop store of the nearest {@link ShopStoreProvider}. */
+export function useShopStoreApi(): ShopStore {
+  const store = useContext(ShopStoreContext);
+  if (!store) throw new Error('useShopStoreApi() outside <ShopStoreProvider>');
+  return store;
+}
+
+/** A slice of the shop's state; re-renders when it changes. */
+export function useShop<T>(selector: (state: ShopState) => T): T {
+  return useStore(useShopStoreApi(), selector);
+}
+
+/** The shop's actions (stable). */
+export function useShopActions(): Pick<
+  ShopState,
+  | 'loadCatalog'
+  | 'setQty'
+  | 'setCustomer'
+  | 'startCheckout'
+  | 'closeCheckout'
+  | 'paymentSucceeded'
+  | 'productImageUrl'
+> {
+  return useShopStoreApi().getState();
+}
+
+/** Follows `orderId` while the component is mounted: the order, live, or why it is not shown. */
+export function useTrackedOrder(orderId: string): TrackedOrder {
+  const store = useShopStoreApi();
+  useEffect(() => store.getState().trackOrder(orderId), [store, orderId]);
+  const tracked = useStore(store, (state) => state.tracked);
+  return tracked.orderId === orderId
+    ? tracked
+    : { orderId, status: 'loading', order: null, error: null };
+}

@@ -1,0 +1,203 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Product } from '../../domain/entities.ts';
+import { AppError } from '../../domain/errors.ts';
+import type { Order } from '../../domain/order.ts';
+import { makeOrder } from '../sync/testing/orders.ts';
+import { Prng } from '../sync/testing/prng.ts';
+import { createShopStore } from './shop-store.ts';
+import type { CheckoutAnswer, ShopTransport } from './transport.ts';
+
+const LATTE = {
+  id: 'latte',
+  name: 'Latte',
+  priceCents: 400,
+  currency: 'eur',
+  active: true,
+} as Product;
+const BAGEL = {
+  id: 'bagel',
+  name: 'Bagel',
+  priceCents: 280,
+  currency: 'eur',
+  active: true,
+} as Product;
+
+interface FakeTransport extends ShopTransport {
+  calls: { orderId: string; items: unknown }[];
+  status: string;
+  failWith: AppError | null;
+  hold: boolean;
+  release(): void;
+}
+
+/** A scripted transport: records calls; `checkout` answers with `status` (held until released). */
+function fakeTransport(): FakeTransport {
+  const calls: { orderId: string; items: unknown }[] = [];
+  let ids = 0;
+  let release: (() => void) | null = null;
+  const t: FakeTransport = {
+    calls,
+    status: 'pending_payment',
+    failWith: null,
+    hold: false,
+    release: () => release?.(),
+    newId: () => `order-${++ids}`,
+    ensureSession: async () => 'user-1',
+    listProducts: async () => [LATTE, BAGEL],
+    productImageUrl: () => '',
+    async checkout(request) {
+      calls.push({ orderId: request.orderId, items: request.items });
+      if (t.hold) await new Promise<void>((done) => (release = done));
+      if (t.failWith) throw t.failWith;
+      return {
+        orderId: request.orderId,
+        number: 1000 + calls.length,
+        clientSecret: `pi_${request.orderId}_secret_x`,
+        amountCents: 800,
+        currency: 'eur',
+        status: t.status,
+      } satisfies CheckoutAnswer;
+    },
+    readOrder: async (): Promise<Order> => {
+      throw new AppError('NOT_FOUND', 'This order does not exist.');
+    },
+    followOrder: () => () => {},
+  };
+  return t;
+}
+
+function memory() {
+  const data = new Map<string, string>();
+  return {
+    getItem: (key: string) => data.get(key) ?? null,
+    setItem: (key: string, value: string) => void data.set(key, value),
+    removeItem: (key: string) => void data.delete(key),
+  };
+}
+
+async function filled(transport = fakeTransport(), storage = memory()) {
+  const store = createShopStore({ transport, storage });
+  await store.getState().loadCatalog();
+  store.getState().setQty('latte', 2);
+  store.getState().setCustomer({ customerName: 'Cleo', customerEmail: 'cleo@example.test' });
+  return { store, transport, storage };
+}
+
+describe('the shop store', () => {
+  it('checks the cart and the customer here first, sending nothing when they are wrong', async () => {
+    const { store, transport } = await filled();
+    store.getState().setCustomer({ customerEmail: 'cleo@' });
+    store.getState().setQty('latte', 0);
+    await store.getState().startCheckout();
+    expect(store.getState().fieldErrors).toEqual({
+      items: 'Add at least one item to the cart.',
+      customerEmail: 'Enter a valid email address.',
+    });
+    expect(transport.calls).toEqual([]);
+  });
+
+  it('makes one order for a double click, and resumes it after a reload', async () => {
+    const { store, transport, storage } = await filled();
+    transport.hold = true;
+    const first = store.getState().startCheckout();
+    const second = store.getState().startCheckout();
+    expect(store.getState().checkout.status).toBe('starting');
+    await vi.waitFor(() => expect(transport.calls).toHaveLength(1));
+    transport.release();
+    await Promise.all([first, second]);
+    expect(transport.calls).toHaveLength(1);
+    expect(store.getState().checkout).toMatchObject({
+      status: 'open',
+      pending: { orderId: 'order-1', clientSecret: 'pi_order-1_secret_x', number: 1001 },
+    });
+    transport.hold = false;
+    const reloaded = createShopStore({ transport, storage });
+    await reloaded.getState().loadCatalog();
+    expect(reloaded.getState().cart.lines).toEqual([{ productId: 'latte', qty: 2 }]);
+    await reloaded.getState().startCheckout();
+    expect(transport.calls.map((c) => c.orderId)).toEqual(['order-1', 'order-1']);
+    expect(transport.calls[1]!.items).toEqual([
+      { productId: 'latte', qty: 2, unitPriceCents: 400 },
+    ]);
+  });
+
+  it('makes a new order when the cart changed, and after a canceled one', async () => {
+    const { store, transport } = await filled();
+    await store.getState().startCheckout();
+    store.getState().closeCheckout();
+    store.getState().setQty('bagel', 1);
+    await store.getState().startCheckout();
+    transport.failWith = new AppError('INVALID_TRANSITION', 'This order was canceled.');
+    await store.getState().startCheckout();
+    expect(store.getState().checkout).toMatchObject({
+      status: 'idle',
+      pending: null,
+      error: { message: 'This order was canceled.' },
+    });
+    transport.failWith = null;
+    await store.getState().startCheckout();
+    expect(transport.calls.map((c) => c.orderId)).toEqual([
+      'order-1',
+      'order-2',
+      'order-2',
+      'order-3',
+    ]);
+  });
+
+  it('shows the function’s field messages by product, and goes on to the order once paid', async () => {
+    const { store, transport } = await filled();
+    transport.failWith = new AppError('CART_INVALID', 'Latte is no longer available.', {
+      fields: [{ field: 'items[0].productId', message: 'Latte is no longer available.' }],
+    });
+    await store.getState().startCheckout();
+    expect(store.getState().fieldErrors).toEqual({
+      'items.latte': 'Latte is no longer available.',
+    });
+    transport.failWith = null;
+    transport.status = 'paid';
+    await store.getState().startCheckout();
+    expect(store.getState().checkout).toMatchObject({
+      status: 'paid',
+      pending: null,
+      paidOrderId: 'order-1',
+    });
+    expect(store.getState().cart.lines).toEqual([]);
+  });
+});
+
+describe('trackOrder', () => {
+  it('follows first, then reads; an older revision never replaces a newer one', async () => {
+    const rng = new Prng(3);
+    const paid = makeOrder(rng, { id: 'o1', number: 7, createdAt: 1_000, status: 'paid' });
+    const preparing = { ...paid, status: 'preparing' as const, rev: paid.rev + 1 };
+    let push: ((order: Order) => void) | null = null;
+    const calls: string[] = [];
+    const transport: ShopTransport = {
+      ...fakeTransport(),
+      followOrder: (_id, onOrder) => {
+        calls.push('follow');
+        push = onOrder;
+        return () => calls.push('stop');
+      },
+      readOrder: async () => {
+        calls.push('read');
+        push!(preparing); // a change lands before the read answers
+        return paid;
+      },
+    };
+    const store = createShopStore({ transport, storage: null });
+    const stop = store.getState().trackOrder('o1');
+    await vi.waitFor(() => expect(store.getState().tracked.status).toBe('ready'));
+    expect(calls).toEqual(['follow', 'read']);
+    expect(store.getState().tracked.order).toMatchObject({ status: 'preparing' });
+    stop();
+    expect(calls.at(-1)).toBe('stop');
+  });
+
+  it('says missing for an order this session may not read', async () => {
+    const store = createShopStore({ transport: fakeTransport(), storage: null });
+    store.getState().trackOrder('someone-elses');
+    await vi.waitFor(() => expect(store.getState().tracked.status).toBe('missing'));
+    expect(store.getState().tracked.error?.message).toBe('This order does not exist.');
+  });
+});

@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import { orderFromDocument, orderToDocumentData, type OrderDocument } from '../../domain/order.ts';
+import { createDeskStore, type DeskStore } from '../create-store.ts';
+import { listOrderFromDocument } from './documents.ts';
+import {
+  memorySnapshots,
+  readPersisted,
+  SNAPSHOT_VERSION,
+  type PersistOptions,
+} from './persist.ts';
+import { ANA, createHarness, settle, type Harness } from './testing/harness.ts';
+import { alwaysOnline } from './testing/model-server.ts';
+import { cancelOrder, makeOrder, orderDocument } from './testing/orders.ts';
+
+const DAY = 24 * 3600_000;
+const KEY = 'orders:p1:u-ana';
+
+function persistWith(storage: ReturnType<typeof memorySnapshots>, version = SNAPSHOT_VERSION) {
+  return {
+    storage,
+    key: KEY,
+    version,
+    throttleMs: 5_000,
+    onHide: () => () => {},
+  } satisfies PersistOptions;
+}
+
+function seedOrders(h: Harness, count: number) {
+  h.server.seed(
+    'orders',
+    Array.from({ length: count }, (_, i) =>
+      orderDocument(
+        makeOrder(h.rng, {
+          id: `o${i}`,
+          number: i + 1,
+          createdAt: h.clock.now - 3600_000 - i,
+          status: 'paid',
+        }),
+      ),
+    ),
+  );
+}
+
+function write(h: Harness, id: string, change: (order: ReturnType<typeof orderOf>) => object) {
+  const current = orderOf(h.server.get('orders', id));
+  h.server.write('orders', 'update', id, {
+    ...orderToDocumentData({ ...current, ...change(current), updatedAt: h.clock.now }),
+  });
+}
+
+function orderOf(doc: unknown) {
+  return orderFromDocument(doc as OrderDocument);
+}
+
+/** The server's orders as the store should hold them: list copies, except `whole` ones. */
+function serverOrders(h: Harness, whole: readonly string[] = []) {
+  return h.server
+    .documents('orders')
+    .map((doc) => (whole.includes(doc.$id) ? orderOf(doc) : listOrderFromDocument(doc)))
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+function held(store: DeskStore) {
+  return store
+    .getState()
+    .orders.toArray()
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** A first visit: live, one change applied, the snapshot written, the tab closed. */
+async function firstVisit(storage: ReturnType<typeof memorySnapshots>) {
+  const h = createHarness({ sync: { persist: persistWith(storage) } });
+  seedOrders(h, 30);
+  h.server.seed('members', [
+    // A membership document as the model server keeps it.
+    {
+      $id: 'm1',
+      $createdAt: new Date(h.clock.now).toISOString(),
+      $updatedAt: new Date(h.clock.now).toISOString(),
+      teamId: 'desk',
+      userId: 'u1',
+      userName: 'Bo',
+      userEmail: 'bo@livedesk.test',
+      roles: ['staff'],
+      confirm: true,
+    } as Parameters<Harness['server']['seed']>[1][number],
+  ]);
+  await h.startLive();
+  await h.advance(10);
+  write(h, 'o1', () => ({ status: 'preparing', rev: 2 }));
+  await h.advance(10);
+  await h.drain();
+  expect(storage.data.has(KEY)).toBe(false);
+  await h.advance(5_000);
+  expect(storage.data.has(KEY)).toBe(true);
+  // The tab closes.
+  h.server.disconnect();
+  h.store.getState().startSync()();
+  return h;
+}
+
+/** A returning visit: a new store on the same backend and storage. */
+function returning(
+  h: Harness,
+  persist: PersistOptions,
+  log: { collectionId: string; queries: readonly string[] }[] = [],
+): DeskStore {
+  return createDeskStore({
+    actor: ANA,
+    transport: h.transport,
+    now: h.clock.read,
+    sync: {
+      realtime: h.server,
+      snapshot: {
+        list: (collectionId, queries) => {
+          log.push({ collectionId, queries });
+          return h.server.list(collectionId, queries);
+        },
+      },
+      scheduler: h.scheduler,
+      timers: h.timers,
+      network: alwaysOnline,
+      persist,
+    },
+  });
+}
+
+describe('persisted orders snapshot', () => {
+  it('is written only while live, with the watermark of what it holds', async () => {
+    const storage = memorySnapshots();
+    const h = await firstVisit(storage);
+    const saved = readPersisted(storage.data.get(KEY), SNAPSHOT_VERSION)!;
+    expect(saved.orders).toHaveLength(30);
+    expect(saved.orders.find((o) => o.id === 'o1')!.status).toBe('preparing');
+    const latest = Math.max(...h.server.documents('orders').map((d) => Date.parse(d.$updatedAt)));
+    expect(saved.watermark).toBe(latest);
+  });
+
+  it('a returning visit paints from it as "Resyncing", then applies what changed while away', async () => {
+    const storage = memorySnapshots();
+    const h = await firstVisit(storage);
+    // Away for three days: a cancellation, an update, a new order, a member removed.
+    h.clock.now += 3 * DAY;
+    write(h, 'o2', (o) => cancelOrder(o, h.clock.now));
+    h.clock.now += 1000;
+    write(h, 'o3', () => ({ status: 'preparing', rev: 2 }));
+    const fresh = makeOrder(h.rng, {
+      id: 'new1',
+      number: 99,
+      createdAt: h.clock.now,
+      status: 'paid',
+    });
+    h.server.write('orders', 'create', 'new1', { ...orderToDocumentData(fresh) });
+    h.server.write('members', 'delete', 'm1');
+    h.server.commitDue(true);
+    expect(h.server.get('members', 'm1')).toBeUndefined();
+
+    const log: { collectionId: string; queries: readonly string[] }[] = [];
+    const store = returning(h, persistWith(storage), log);
+    store.getState().startSync();
+    await settle();
+    // Shown from the snapshot before any read: not live.
+    expect(log).toHaveLength(0);
+    expect(store.getState().orders.size).toBe(30);
+    expect(store.getState().load.status).toBe('ready');
+    expect(store.getState().connection.status).toBe('resyncing');
+    expect(store.getState().orders.get('o2')!.status).toBe('paid');
+    h.server.connect();
+    await settle();
+    expect(store.getState().connection.status).toBe('resyncing');
+    for (let i = 0; i < 20; i++) {
+      await settle();
+      h.server.answer();
+      h.scheduler.runFrame();
+      if (store.getState().connection.status === 'live') break;
+      // Never live with stale orders.
+      expect(store.getState().connection.status).toBe('resyncing');
+    }
+    expect(store.getState().connection.status).toBe('live');
+    // Changed ones are whole (an event or the delta read brought them), the rest list copies.
+    expect(held(store)).toEqual(serverOrders(h, ['o1', 'o2', 'o3', 'new1']));
+    expect(store.getState().orders.get('o2')!.status).toBe('canceled');
+    expect(store.getState().orders.get('new1')).toBeDefined();
+    expect(store.getState().members.size).toBe(0);
+    // The orders came from the snapshot and a delta read, not a full load.
+    const orderReads = log.filter((r) => r.collectionId === 'orders');
+    expect(orderReads.some((r) => r.queries.some((q) => q.includes('$updatedAt')))).toBe(true);
+    expect(
+      orderReads.some((r) =>
+        r.queries.some((q) => q.includes('greaterThanEqual') && q.includes('$createdAt')),
+      ),
+    ).toBe(false);
+    store.getState().startSync()();
+  });
+
+  it('a snapshot of another schema version is discarded and the desk loads cold', async () => {
+    const storage = memorySnapshots();
+    const h = await firstVisit(storage);
+    write(h, 'o2', (o) => cancelOrder(o, h.clock.now));
+    h.server.commitDue(true);
+    const store = returning(h, persistWith(storage, SNAPSHOT_VERSION + 1));
+    store.getState().startSync();
+    await settle();
+    expect(store.getState().orders.size).toBe(0);
+    expect(store.getState().connection.status).toBe('connecting');
+    expect(storage.data.has(KEY)).toBe(false);
+    h.server.connect();
+    await h.drain();
+    expect(store.getState().connection.status).toBe('live');
+    expect(held(store)).toEqual(serverOrders(h));
+    // The next write is of the new version.
+    await h.advance(5_000);
+    expect(readPersisted(storage.data.get(KEY), SNAPSHOT_VERSION + 1)).not.toBeNull();
+    store.getState().startSync()();
+  });
+
+  it('an unreadable snapshot is discarded and the desk loads cold', async () => {
+    const storage = memorySnapshots();
+    const h = createHarness({ sync: { persist: persistWith(storage) } });
+    seedOrders(h, 5);
+    storage.data.set(KEY, { version: SNAPSHOT_VERSION, savedAt: 1, watermark: 'x', orders: [] });
+    h.store.getState().startSync();
+    await settle();
+    expect(storage.data.has(KEY)).toBe(false);
+    expect(h.store.getState().connection.status).toBe('connecting');
+    h.server.connect();
+    await h.drain();
+    expect(held(h.store)).toEqual(serverOrders(h));
+    expect(h.store.getState().connection.status).toBe('live');
+  });
+});

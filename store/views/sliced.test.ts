@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import type { Order } from '../../domain/order.ts';
+import { createDeskStore } from '../create-store.ts';
+import type { RemoteChange } from '../records/changes.ts';
+import { viewProblems } from '../sync/testing/consistency.ts';
+import { advanceOrder, cancelOrder, makeOrder } from '../sync/testing/orders.ts';
+import { Prng } from '../sync/testing/prng.ts';
+import { buildOrderIndex, orderViewDef } from './order-views.ts';
+import { drain, ManualSlices, runSliced, sortInSlices, STEP, type Job } from './sliced.ts';
+
+const NOW = Date.UTC(2026, 2, 10, 12);
+
+describe('sortInSlices', () => {
+  it('sorts like a stable native sort, yielding between steps', () => {
+    const rng = new Prng(5);
+    for (const n of [0, 1, STEP - 1, STEP, STEP + 1, 3 * STEP + 17, 9 * STEP]) {
+      const items = Array.from({ length: n }, (_, i) => ({ key: rng.int(0, 50), at: i }));
+      const expected = [...items].sort((a, b) => a.key - b.key);
+      const job = sortInSlices(items, (a, b) => a.key - b.key);
+      let yields = 0;
+      while (!job.next().done) yields++;
+      expect(items).toEqual(expected);
+      if (n > 2 * STEP) expect(yields).toBeGreaterThan(n / STEP);
+    }
+  });
+});
+
+describe('runSliced', () => {
+  function* counting(total: number, seen: number[]): Job<number> {
+    for (let i = 0; i < total; i++) {
+      seen.push(i);
+      yield;
+    }
+    return total;
+  }
+
+  it('runs a job in slices of its time budget, then hands over the result', () => {
+    const slices = new ManualSlices({ tick: 1 });
+    const seen: number[] = [];
+    let result: number | null = null;
+    const run = runSliced(counting(40, seen), (value) => (result = value), slices, 8);
+    // The first slice ran at once, and stopped at its budget (the clock moves 1 ms a reading).
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.length).toBeLessThan(40);
+    expect(run.finished).toBe(false);
+    expect(slices.runAll()).toBeGreaterThan(2);
+    expect(result).toBe(40);
+    expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(run.finished).toBe(true);
+  });
+
+  it('stops a canceled job, and runs one at once without a scheduler', () => {
+    const slices = new ManualSlices({ tick: 1 });
+    const seen: number[] = [];
+    let done = false;
+    const run = runSliced(counting(40, seen), () => (done = true), slices, 4);
+    const before = seen.length;
+    run.cancel();
+    slices.runAll();
+    expect(seen.length).toBe(before);
+    expect(done).toBe(false);
+    expect(drain(counting(5, []))).toBe(5);
+    let now: number | null = null;
+    runSliced(counting(5, []), (value) => (now = value), null);
+    expect(now).toBe(5);
+  });
+});
+
+describe('table views in slices', () => {
+  function setup(count: number) {
+    // One step per slice (the clock moves a whole slice a reading): many points for changes.
+    const slices = new ManualSlices({ tick: 8 });
+    const store = createDeskStore({ now: () => NOW, slices });
+    const rng = new Prng(8);
+    const orders: Order[] = Array.from({ length: count }, (_, i) =>
+      makeOrder(rng, {
+        number: i + 1,
+        createdAt: NOW - (count - i) * 1000,
+        status: rng.pick(['paid', 'preparing', 'ready', 'fulfilled', 'canceled'] as const),
+      }),
+    );
+    store.getState().loadSnapshot({ orders });
+    const current = new Map(orders.map((o) => [o.id, o]));
+    let number = count + 1;
+    /** Some realtime changes: updates, cancellations, new and deleted orders. */
+    const traffic = (n: number) => {
+      const changes: RemoteChange[] = [];
+      const ids = [...current.keys()];
+      for (let i = 0; i < n; i++) {
+        const roll = rng.next();
+        const id = rng.pick(ids);
+        const order = current.get(id);
+        if (roll < 0.1) {
+          const created = makeOrder(rng, { number: number++, createdAt: NOW, status: 'paid' });
+          current.set(created.id, created);
+          changes.push({ collection: 'orders', kind: 'upsert', record: created });
+        } else if (order && roll < 0.2) {
+          current.delete(id);
+          changes.push({ collection: 'orders', kind: 'delete', record: order });
+        } else if (order) {
+          const next = rng.chance(0.1)
+            ? cancelOrder(order, NOW + i)
+            : { ...advanceOrder(rng, order, NOW + i), customerName: rng.pick(['Ana B', 'Zoe']) };
+          current.set(id, next);
+          changes.push({ collection: 'orders', kind: 'upsert', record: next });
+        }
+      }
+      store.getState().applyRemote(changes, { eventsAt: NOW });
+    };
+    return { store, slices, traffic };
+  }
+
+  it('keeps the previous rows until a first sort is done, with changes coming in between', () => {
+    const { store, slices, traffic } = setup(3000);
+    const spec = { sort: 'customerName', dir: 'asc', statuses: ['paid', 'ready'] } as const;
+    const handle = store.getState().acquireOrderView(spec);
+    expect(store.getState().pendingViews[handle.key]?.phase).toBe('sorting');
+    expect(store.getState().orderViews[handle.key]).toBeUndefined();
+    let rounds = 0;
+    while (slices.pending > 0) {
+      traffic(15);
+      slices.runNext();
+      rounds++;
+    }
+    expect(rounds).toBeGreaterThan(3);
+    const state = store.getState();
+    expect(state.pendingViews).toEqual({});
+    expect(state.orderViews[handle.key]!.refs).toBe(1);
+    expect(state.orderViews[handle.key]!.index.toArray()).toEqual(
+      buildOrderIndex(orderViewDef(spec), state.shownOrders).toArray(),
+    );
+    expect(viewProblems(state, NOW)).toEqual([]);
+  });
+
+  it('stops the work of a view released before it is done', () => {
+    const { store, slices } = setup(3000);
+    const first = store.getState().acquireOrderView({ sort: 'items', dir: 'desc' });
+    const second = store.getState().acquireOrderView({ sort: 'items', dir: 'desc' });
+    expect(store.getState().pendingViews[first.key]!.refs).toBe(2);
+    slices.runNext();
+    first.release();
+    second.release();
+    expect(store.getState().pendingViews).toEqual({});
+    slices.runAll();
+    expect(store.getState().orderViews[first.key]).toBeUndefined();
+  });
+
+  it('sorts a column once for every job that waits for it', () => {
+    const spec = { sort: 'status', dir: 'asc' } as const;
+    // The slices of a view sorted by a column not built yet, on its own.
+    let { store, slices } = setup(3000);
+    const handle = store.getState().acquireOrderView(spec);
+    const alone = slices.runAll();
+    expect(store.getState().orderViews[handle.key]).toBeDefined();
+    // The same view asked for while the column is being prepared: it joins that build.
+    ({ store, slices } = setup(3000));
+    store.getState().prepareSortColumns(['status']);
+    slices.runNext();
+    store.getState().acquireOrderView(spec);
+    expect(slices.runAll() + 1).toBe(alone);
+    // Released during the sort and asked for again: the build goes on where it stopped.
+    ({ store, slices } = setup(3000));
+    const first = store.getState().acquireOrderView(spec);
+    for (let i = 0; i < 10; i++) slices.runNext();
+    first.release();
+    const again = store.getState().acquireOrderView(spec);
+    expect(slices.runAll() + 10).toBe(alone);
+    expect(store.getState().orderViews[again.key]).toBeDefined();
+  });
+
+  it('prepares sort columns in slices, and narrows filters without a sort', () => {
+    const { store, slices, traffic } = setup(2000);
+    expect(store.getState().prepareSortColumns(['status', 'totalCents'])).toEqual([
+      'status',
+      'totalCents',
+    ]);
+    while (slices.pending > 0) {
+      traffic(10);
+      slices.runNext();
+    }
+    expect(Object.keys(store.getState().sortColumns).sort()).toEqual([
+      'createdAt',
+      'status',
+      'totalCents',
+    ]);
+    const wide = store.getState().acquireOrderView({
+      sort: 'totalCents',
+      dir: 'desc',
+      statuses: ['paid', 'preparing'],
+    });
+    slices.runAll();
+    const narrow = store.getState().acquireOrderView({
+      sort: 'totalCents',
+      dir: 'asc',
+      statuses: ['paid'],
+    });
+    slices.runAll();
+    traffic(30);
+    const state = store.getState();
+    expect(state.orderViews[wide.key]).toBeDefined();
+    expect(state.orderViews[narrow.key]).toBeDefined();
+    expect(viewProblems(state, NOW)).toEqual([]);
+  });
+});

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import type { Order } from '../../domain/order.ts';
+import { EntityTable } from '../records/entity-table.ts';
+import { advanceOrder, makeOrder } from '../sync/testing/orders.ts';
+import { Prng } from '../sync/testing/prng.ts';
+import {
+  buildOrderIndex,
+  ORDER_SORT_KEYS,
+  orderViewDef,
+  type OrderDiff,
+  type OrderViewSpec,
+} from './order-views.ts';
+import {
+  buildSortColumn,
+  narrowestSource,
+  rebuildSortColumns,
+  viewCovers,
+  selectFromIndex,
+  updateSortColumns,
+} from './sort-columns.ts';
+
+const NOW = Date.UTC(2026, 2, 10, 12);
+
+function orders(count: number, seed = 3): Order[] {
+  const rng = new Prng(seed);
+  return Array.from({ length: count }, (_, i) =>
+    makeOrder(rng, {
+      number: 1000 + (i % 50 === 0 ? 7 : i),
+      createdAt: NOW - rng.int(0, 3) * 60_000,
+      status: rng.pick(['paid', 'preparing', 'ready', 'fulfilled', 'canceled'] as const),
+    }),
+  );
+}
+
+describe('sort columns', () => {
+  it('give every view, in either direction and with any filter, the rows a full sort gives', () => {
+    const table = EntityTable.from(orders(600));
+    const specs: OrderViewSpec[] = [];
+    for (const sort of ORDER_SORT_KEYS)
+      for (const dir of ['asc', 'desc'] as const) {
+        specs.push({ sort, dir });
+        specs.push({ sort, dir, statuses: ['paid', 'ready'], text: 'a' });
+      }
+    for (const spec of specs) {
+      const column = buildSortColumn(spec.sort, table);
+      const def = orderViewDef(spec);
+      const full = buildOrderIndex(def, table).toArray();
+      expect(selectFromIndex(column, def, table).toArray(), JSON.stringify(spec)).toEqual(full);
+      // Without a filter, the pointers are copied (nulls moved after the rest when descending).
+      if (!spec.text)
+        expect(selectFromIndex(column, def, table, true).toArray(), JSON.stringify(spec)).toEqual(
+          full,
+        );
+    }
+  });
+
+  it('are maintained from diffs like a rebuild', () => {
+    const rng = new Prng(9);
+    const all = orders(400);
+    const table = EntityTable.from(all);
+    // rebuilt per key over the table: the stale index given for assigneeName is not kept
+    const columns = rebuildSortColumns(
+      { items: buildSortColumn('items', table), assigneeName: buildSortColumn('number', table) },
+      table,
+    );
+    const diffs: OrderDiff[] = [];
+    const next = [...all];
+    for (let i = 0; i < 60; i++) {
+      const at = rng.int(0, next.length - 1);
+      const before = next[at]!;
+      const after = advanceOrder(rng, before, NOW);
+      next[at] = after;
+      diffs.push({ before, after });
+    }
+    const removed = next.pop()!;
+    diffs.push({ before: removed, after: undefined });
+    const nextTable = EntityTable.from(next);
+    const updated = updateSortColumns(columns, diffs);
+    for (const key of ['items', 'assigneeName'] as const)
+      expect(updated[key]!.toArray()).toEqual(buildSortColumn(key, nextTable).toArray());
+    expect(updateSortColumns(columns, [])).toBe(columns);
+  });
+
+  it('narrow a search from the view of the previous keystroke', () => {
+    const table = EntityTable.from(orders(300));
+    const base: OrderViewSpec = { sort: 'customerName', dir: 'desc', statuses: ['paid'] };
+    const column = buildSortColumn('customerName', table);
+    const wide = {
+      spec: { ...base, text: 'a' },
+      index: buildOrderIndex(orderViewDef({ ...base, text: 'a' }), table),
+    };
+    const unfiltered = { spec: base, index: buildOrderIndex(orderViewDef(base), table) };
+    const other = { spec: { ...base, dir: 'asc' as const }, index: column };
+    const target: OrderViewSpec = { ...base, text: 'an' };
+    const source = narrowestSource(target, [wide, unfiltered, other]);
+    expect(source).toBe(wide.index);
+    expect(selectFromIndex(source!, orderViewDef(target), table).toArray()).toEqual(
+      buildOrderIndex(orderViewDef(target), table).toArray(),
+    );
+    expect(narrowestSource({ ...base, text: 'b' }, [wide])).toBeNull();
+    expect(narrowestSource({ ...base, text: 'b' }, [unfiltered, other])).toBe(unfiltered.index);
+    expect(narrowestSource({ ...target, statuses: ['ready'] }, [wide, unfiltered])).toBeNull();
+  });
+
+  it('narrow a filter from a wider view, in either direction', () => {
+    const base: OrderViewSpec = { sort: 'createdAt', dir: 'desc' };
+    expect(
+      viewCovers({ ...base, statuses: ['paid', 'ready'] }, { ...base, statuses: ['ready'] }),
+    ).toBe(true);
+    expect(viewCovers({ ...base, statuses: ['paid'] }, { ...base, statuses: ['ready'] })).toBe(
+      false,
+    );
+    expect(viewCovers({ ...base, statuses: ['paid'] }, base)).toBe(false);
+    expect(viewCovers({ ...base, createdFrom: NOW - 60_000 }, { ...base, createdFrom: NOW })).toBe(
+      true,
+    );
+    expect(viewCovers({ ...base, createdTo: NOW }, { ...base, createdTo: NOW + 1 })).toBe(false);
+    expect(viewCovers({ ...base, assignee: 'u1' }, { ...base, assignee: 'none' })).toBe(false);
+    expect(viewCovers(base, { ...base, dir: 'asc', assignee: 'none' })).toBe(true);
+    expect(viewCovers(base, { ...base, sort: 'number' })).toBe(false);
+    // A name needle inside a longer one; a number needle only extended at its end.
+    expect(viewCovers({ ...base, text: 'an' }, { ...base, text: 'jane' })).toBe(true);
+    expect(viewCovers({ ...base, text: '04' }, { ...base, text: '104' })).toBe(false);
+    expect(viewCovers({ ...base, text: '#10' }, { ...base, text: '104' })).toBe(true);
+  });
+
+  it('give any covered view the rows of a full sort when narrowed from its source', () => {
+    const rng = new Prng(21);
+    const table = EntityTable.from(orders(500));
+    const statusSets = [[], ['paid'], ['paid', 'ready'], ['paid', 'ready', 'fulfilled']] as const;
+    const texts = ['', 'a', 'an', 'ana', '10', '100', 'e', 'ex', 'example'];
+    const random = (): OrderViewSpec => ({
+      sort: rng.pick(['createdAt', 'customerName', 'assigneeName'] as const),
+      dir: rng.pick(['asc', 'desc'] as const),
+      statuses: [...rng.pick(statusSets)],
+      assignee: rng.pick([null, 'none']),
+      createdFrom: rng.pick([null, NOW - 2 * 60_000, NOW - 60_000]),
+      text: rng.pick(texts),
+    });
+    const views = Array.from({ length: 60 }, () => {
+      const spec = random();
+      return { spec, index: buildOrderIndex(orderViewDef(spec), table) };
+    });
+    let narrowed = 0;
+    for (let i = 0; i < 300; i++) {
+      const target = random();
+      const source = narrowestSource(target, views);
+      if (source === null) continue;
+      narrowed++;
+      expect(
+        selectFromIndex(source, orderViewDef(target), table).toArray(),
+        JSON.stringify(target),
+      ).toEqual(buildOrderIndex(orderViewDef(target), table).toArray());
+    }
+    expect(narrowed).toBeGreaterThan(50);
+  });
+});
