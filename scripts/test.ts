@@ -305,8 +305,8 @@ const STAGES: Stage[] = [
     complete: true,
     run: (stage) => vitest(stage, ['--project', 'unit', '--project', 'emulator']),
   },
-  integration('local', 'integration on local', 25 * 60_000),
-  integration('container', 'integration on container', 25 * 60_000),
+  integration('local', 'integration on local', 40 * 60_000),
+  integration('container', 'integration on container', 40 * 60_000),
   {
     id: 'container-kill',
     title: 'container killed mid-suite',
