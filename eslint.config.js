@@ -91,7 +91,7 @@ const boundaries = [
   },
   {
     target: './emulator',
-    from: ['./src', './store', './functions', './scripts', './integration'],
+    from: ['./src', './store', './domain', './functions', './scripts', './integration'],
     message: 'emulator/ imports nothing from the product.',
   },
   {
