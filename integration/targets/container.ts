@@ -216,10 +216,10 @@ export class StartedLocalBackendContainer implements StartedBackend {
 
   private watch(): void {
     const generation = this.generation;
-    this.handle.wait().then(
-      async (result: { StatusCode?: number }) => {
-        if (generation !== this.generation || this.stopped) return;
-        const code = result.StatusCode;
+    const current = () => generation === this.generation && !this.stopped;
+    exitOf(this.handle, current).then(
+      async (code) => {
+        if (code === null || !current()) return;
         const how = code === 137 ? 'killed (SIGKILL, exit code 137)' : `exit code ${code}`;
         const output = await this.recentOutput(10).catch(() => '');
         const reason = `${this.describe()} stopped unexpectedly: ${how}${output ? `; its last output:\n${output}` : ''}`;
@@ -244,7 +244,7 @@ export class StartedLocalBackendContainer implements StartedBackend {
   async crashAndRestart(): Promise<void> {
     this.generation += 1;
     await this.handle.kill({ signal: 'SIGKILL' });
-    await this.handle.wait();
+    await exitOf(this.handle, () => true);
     await this.relaunch();
   }
 
@@ -264,6 +264,31 @@ export class StartedLocalBackendContainer implements StartedBackend {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.stop();
   }
+}
+
+/** How often {@link exitOf} asks the engine for the container's state. */
+const EXIT_POLL_MS = 500;
+
+/**
+ * The container's exit code once it has stopped, asked with `inspect` every {@link EXIT_POLL_MS}
+ * while `wanted()` holds (null when it stops holding or the container is gone). Not the engine's `wait`: podman before 4.5
+ * answers the Docker API's wait by polling every microsecond, which kept a core busy for as long
+ * as a container ran (podman PR #18149).
+ */
+async function exitOf(
+  handle: { inspect(): Promise<{ State: { Status: string; ExitCode: number } }> },
+  wanted: () => boolean,
+): Promise<number | null> {
+  while (wanted()) {
+    const state = await handle.inspect().then(
+      (info) => info.State,
+      (error: { statusCode?: number }) => (error.statusCode === 404 ? 'gone' : null),
+    );
+    if (state === 'gone') return null;
+    if (state && (state.Status === 'exited' || state.Status === 'dead')) return state.ExitCode;
+    await new Promise((resolve) => setTimeout(resolve, EXIT_POLL_MS).unref());
+  }
+  return null;
 }
 
 function ignoreNotModified(error: { statusCode?: number }): void {
