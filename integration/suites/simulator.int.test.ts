@@ -5,7 +5,7 @@ import { generateOrder } from '../../scripts/lib/order-generator.ts';
 import { Provisioner } from '../../scripts/lib/provisioner.ts';
 import { Random } from '../../scripts/lib/random.ts';
 import { Seeder } from '../../scripts/lib/seeder.ts';
-import { leftForPeople, Simulator } from '../../scripts/lib/simulator.ts';
+import { leftForPeople, Simulator, type SimulationStats } from '../../scripts/lib/simulator.ts';
 import { schema } from '../../scripts/schema.ts';
 import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
 import type { OrderDocument } from '../../domain/order.ts';
@@ -194,7 +194,11 @@ describe('simulator in demo mode (npm start)', () => {
 
     const simulator = new Simulator(admin, 11, 'demo');
     await simulator.prepare();
-    const stats = await simulator.run(30, 3);
+    // Traffic until every kind has happened (a few seconds; longer on a loaded machine, bounded).
+    const enough = (s: SimulationStats) =>
+      s.events > 20 && s.byKind.claim + s.byKind.advance > 0 && s.byKind['new-order'] > 0;
+    let stats = await simulator.run(30, 3);
+    for (let round = 1; round < 10 && !enough(stats); round++) stats = await simulator.run(30, 3);
     expect(stats.errors).toBe(0);
     expect(stats.events).toBeGreaterThan(20);
     expect(stats.byKind.claim + stats.byKind.advance).toBeGreaterThan(0);
