@@ -102,7 +102,7 @@ export function createDeskStore(options: DeskStoreOptions = {}): DeskStore {
   if (options.sync)
     engine = new SyncEngine(
       { getState: store.getState, commit: commits.commit },
-      options.sync,
+      { sliceScheduler: options.slices ?? null, ...options.sync },
       now,
     );
   return store;

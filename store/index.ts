@@ -13,7 +13,13 @@ export type { EntityTable } from './records/entity-table.ts';
 export type { ViewsState, ViewsActions, OrderViewHandle, PendingView } from './views/views.ts';
 export { browserSlices, SLICE_MS, type SliceScheduler } from './views/sliced.ts';
 export type { SortedIndex } from './views/sorted-index.ts';
-export type { SyncState, SyncActions, LoadState, OrderDetailState } from './sync/sync-state.ts';
+export type {
+  SyncState,
+  SyncActions,
+  LoadState,
+  OrderDetailState,
+  SweepStatus,
+} from './sync/sync-state.ts';
 export type {
   MutationsState,
   MutationsActions,

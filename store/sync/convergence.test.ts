@@ -39,11 +39,15 @@ describe('convergence from a persisted snapshot (a returning visit)', () => {
   ] as const)
     it(`${name}: seeds 1–${WARM}`, { timeout: 120_000 }, async () => {
       let writes = 0;
+      let deletedAway = 0;
       for (let seed = 1; seed <= WARM; seed++) {
         const report = await runConvergence(seed, () => {}, start);
         expect(report.problems, `seed ${seed}`).toEqual([]);
         writes += report.writes;
+        deletedAway += report.deletedAway;
       }
       expect(writes).toBeGreaterThan(WARM * 20);
+      // Orders of the snapshot deleted while away (none of them may come back).
+      expect(deletedAway).toBeGreaterThan(WARM / 2);
     });
 });

@@ -1,10 +1,11 @@
 import { Query } from 'appwrite';
-import type { DocumentMeta } from '../../domain/order.ts';
+import type { DocumentMeta, Order } from '../../domain/order.ts';
 import { toAppError } from '../appwrite/errors.ts';
 import type { RemoteChange, SyncedCollection } from '../records/changes.ts';
 import type { WholeSet } from '../records/records.ts';
 import type { DeskState } from '../state.ts';
 import type { DeskChange } from '../transactions.ts';
+import { runSliced, type SliceScheduler, type SlicedRun } from '../views/sliced.ts';
 import { nextConnection, type ConnectionEvent } from './connection.ts';
 import { Coverage } from './coverage.ts';
 import {
@@ -20,6 +21,7 @@ import { cursorPages, deltaPages, offsetPages, PAGE_SIZE } from './pager.ts';
 import {
   INITIAL_PHASE,
   RETRY_DELAYS_MS,
+  retryDelay,
   stepSync,
   type SyncEffect,
   type SyncInput,
@@ -44,7 +46,23 @@ import {
   type PersistedOrders,
   type PersistOptions,
 } from './persist.ts';
-import { detailStatus, trackDetail, untrackDetail, type LoadState } from './sync-state.ts';
+import {
+  detailStatus,
+  trackDetail,
+  untrackDetail,
+  type LoadState,
+  type SweepStatus,
+} from './sync-state.ts';
+import {
+  byIdQueries,
+  idBatches,
+  INITIAL_SWEEP,
+  stepSweep,
+  sweepReads,
+  sweepRemovals,
+  unlistedOrders,
+  type SweepInput,
+} from './sweep.ts';
 
 /** Sets kept complete by delta reads by `$updatedAt` (never hard-deleted). */
 type DeltaSet = 'orders' | 'products' | 'exports';
@@ -99,6 +117,11 @@ export interface SyncOptions {
    * paints from it and catches up by a delta read, showing "Resyncing" until live.
    */
   persist?: PersistOptions;
+  /**
+   * Where the id sweep's pass over the held orders runs in slices of a few ms (the store's
+   * `slices`, handed over by `createDeskStore`); without it, at once.
+   */
+  sliceScheduler?: SliceScheduler | null;
 }
 
 /** What the engine writes to: the store's state and its one commit. */
@@ -140,6 +163,7 @@ export class SyncEngine {
   readonly #retryDelays: readonly number[];
   readonly #fullSync: readonly FullSyncSet[];
   readonly #persist: PersistOptions | null;
+  readonly #sliceScheduler: SliceScheduler | null;
 
   #phase = INITIAL_PHASE;
   #queue: RemoteChange[] = [];
@@ -170,6 +194,12 @@ export class SyncEngine {
   #saveScheduled = false;
   /** The store's orders changed since the last snapshot write. */
   #dirty = false;
+  /** When an id sweep is owed, and whether one runs (`sweep.ts`). */
+  #sweepState = INITIAL_SWEEP;
+  /** While a sweep runs: the orders a remote change touched since it began (never removed). */
+  #sweepTouched: Set<string> | null = null;
+  /** The sweep's pass over the held orders, while it runs in slices. */
+  #sweepPass: SlicedRun | null = null;
 
   constructor(store: SyncTarget, options: SyncOptions, now: () => number) {
     this.#store = store;
@@ -189,6 +219,7 @@ export class SyncEngine {
     this.#retryDelays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
     this.#fullSync = options.fullSync ?? ['products', 'exports', 'members', 'presence'];
     this.#persist = options.persist ?? null;
+    this.#sliceScheduler = options.sliceScheduler ?? null;
   }
 
   get #state(): DeskState {
@@ -233,6 +264,7 @@ export class SyncEngine {
       case 'synced':
         this.#connection({ type: 'synced', at: this.#now() });
         this.#saveSoon();
+        this.#sweepStep({ type: 'synced' });
         return;
     }
   }
@@ -263,6 +295,7 @@ export class SyncEngine {
     this.#restored = false;
     this.#dirty = false;
     this.#saveScheduled = false;
+    this.#sweepState = INITIAL_SWEEP;
     if (this.#persist) {
       const save = () => void this.saveSnapshot();
       this.#cleanups.push((this.#persist.onHide ?? browserHide)(save));
@@ -309,6 +342,11 @@ export class SyncEngine {
       this.#following = this.#following.then(() => details.subscription.then((d) => d.close()));
     this.#cancelFlush?.();
     this.#cancelFlush = null;
+    this.#sweepStep({ type: 'stop' });
+    this.#sweepPass?.cancel();
+    this.#sweepPass = null;
+    this.#sweepTouched = null;
+    if (this.#state.sweep.running) this.#setSweep({ running: false });
     for (const handle of this.#timerHandles) this.#timers.clearTimeout(handle);
     this.#timerHandles.clear();
     for (const cleanup of this.#cleanups.splice(0)) cleanup();
@@ -362,6 +400,7 @@ export class SyncEngine {
     const resync = this.#phase.stage === 'running' && atRisk;
     this.#connection({ type: 'open', at: this.#now(), resync });
     this.#activation?.resolve();
+    this.#sweepStep({ type: 'open', at: this.#now() });
     this.#step({ type: 'open', atRisk });
   }
 
@@ -369,6 +408,7 @@ export class SyncEngine {
     if (!this.running) return;
     for (const collection of this.#fullSets) this.#coverage[collection].closed();
     if (Object.keys(this.#state.details).length) this.#detailRisk = true;
+    this.#sweepStep({ type: 'close', at: this.#now() });
     this.#step({ type: 'close' });
     this.#connection({
       type: 'close',
@@ -388,6 +428,9 @@ export class SyncEngine {
     this.#queue = [];
     this.#eventsAt = null;
     this.#state.applyRemote(batch, eventsAt === null ? undefined : { eventsAt });
+    const touched = this.#sweepTouched;
+    if (touched)
+      for (const change of batch) if (change.collection === 'orders') touched.add(change.record.id);
     if (batch.some((change) => change.collection === 'orders')) {
       this.#dirty = true;
       this.#saveSoon();
@@ -465,6 +508,7 @@ export class SyncEngine {
     coverage.observe(saved.watermark);
     coverage.restore(saved.watermark);
     this.#restored = true;
+    this.#sweepStep({ type: 'restored' });
     this.#connection({ type: 'restored', at: this.#now() });
     this.#setLoad({ status: 'ready', loaded: this.#state.orders.size, error: null });
     mark('snapshot-restored');
@@ -701,6 +745,133 @@ export class SyncEngine {
       replace: [{ collection, records, asOf } as NonNullable<DeskChange['replace']>[number]],
       remote: replay,
     });
+  }
+
+  // The id sweep ---------------------------------------------------------------------------------
+
+  #setSweep(sweep: Partial<SweepStatus>): void {
+    this.#store.commit({ sync: { sweep: { ...this.#state.sweep, ...sweep } } });
+  }
+
+  #sweepStep(input: SweepInput): void {
+    const { state, start } = stepSweep(this.#sweepState, input);
+    this.#sweepState = state;
+    if (start) void this.#sweep(this.#phase.run);
+  }
+
+  /** Live, and nothing being caught up or owed. */
+  #synced(): boolean {
+    return (
+      this.#phase.stage === 'running' &&
+      this.#phase.resync === 'idle' &&
+      this.#state.connection.status === 'live'
+    );
+  }
+
+  /**
+   * Tries `attempt` until it succeeds, waiting the engine's retry delays between failures
+   * (growing, the last repeating). Rejects only once the run has ended.
+   */
+  async #retrying<T>(alive: () => boolean, attempt: () => Promise<T>): Promise<T> {
+    for (let failures = 0; ; failures++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!alive()) throw error;
+        const delay = retryDelay(failures, this.#retryDelays);
+        await new Promise<void>((resolve) => this.#later(resolve, delay));
+      }
+    }
+  }
+
+  /**
+   * The id sweep (`sweep.ts`): lists the ids of the desk's window, reads the held orders it did
+   * not list by id, and removes the ones the server no longer has, unless a remote change
+   * touched them meanwhile; then writes a fresh snapshot. Orders deleted while nobody watched
+   * (a returning visit, a long gap) go; one outside the window but still on the server stays.
+   */
+  async #sweep(run: number): Promise<void> {
+    const alive = () => run === this.#phase.run;
+    const touched = new Set<string>();
+    this.#sweepTouched = touched;
+    this.#setSweep({ running: true });
+    mark('sweep-start');
+    try {
+      const plan = planInitialLoad(
+        {
+          historyDays: this.#historyDays,
+          maxOrders: this.#maxOrders,
+          slices: this.#slices,
+          firstPageSize: FIRST_PAGE,
+          fullSync: this.#fullSync,
+        },
+        this.#now(),
+      );
+      const listed = new Set<string>();
+      let recent = 0;
+      for (const read of sweepReads(plan)) {
+        const max = read.part === 'recent' ? this.#maxOrders - recent : undefined;
+        if (max !== undefined && max <= 0) continue;
+        // A failed page starts the read again: its cursor document may be one deleted since.
+        const count = await this.#retrying(alive, async () => {
+          let inRead = 0;
+          const pages = cursorPages(this.#snapshot, 'orders', read.queries, {
+            pageSize: this.#pageSize,
+            ...(max === undefined ? {} : { max }),
+          });
+          for await (const documents of pages) {
+            if (!alive()) break;
+            for (const doc of documents) listed.add(doc.$id);
+            inRead += documents.length;
+          }
+          return inRead;
+        });
+        if (!alive()) return;
+        if (read.part === 'recent') recent += count;
+      }
+      const unlisted: Order[] = [];
+      await new Promise<void>((resolve) => {
+        this.#sweepPass = runSliced(
+          unlistedOrders(this.#state.orders.values(), listed, touched, unlisted),
+          resolve,
+          this.#sliceScheduler,
+        );
+      });
+      this.#sweepPass = null;
+      if (!alive()) return;
+      const found = new Set<string>();
+      const ids = unlisted.map((order) => order.id);
+      for (const batch of idBatches(ids)) {
+        const page = await this.#retrying(alive, () =>
+          this.#snapshot.list('orders', byIdQueries(batch)),
+        );
+        if (!alive()) return;
+        for (const doc of page.documents) found.add(doc.$id);
+      }
+      if (!alive()) return;
+      // Changes received meanwhile count as touched before anything is removed.
+      this.flush();
+      const removed = sweepRemovals(unlisted, found, touched, (id) => this.#state.orders.get(id));
+      if (removed.length)
+        this.#state.applyRemote(
+          removed.map((record) => ({ collection: 'orders', kind: 'delete', record })),
+        );
+      this.#dirty = true;
+      this.#setSweep({
+        running: false,
+        done: this.#state.sweep.done + 1,
+        removed: removed.length,
+      });
+      mark('sweep-done');
+      void this.saveSnapshot();
+    } catch {
+      // Reads are retried until the run stops: only a stopped run (or a fault) ends up here.
+    } finally {
+      if (this.#sweepTouched === touched) this.#sweepTouched = null;
+    }
+    if (!alive()) return;
+    if (this.#state.sweep.running) this.#setSweep({ running: false });
+    this.#sweepStep({ type: 'done', synced: this.#synced() });
   }
 
   // Details and single orders ----------------------------------------------------------------

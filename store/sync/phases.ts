@@ -65,7 +65,8 @@ export const INITIAL_PHASE: SyncPhase = {
   failures: 0,
 };
 
-function retryDelay(failures: number, delays: readonly number[]): number {
+/** The delay before the next try after `failures` failed reads in a row. */
+export function retryDelay(failures: number, delays: readonly number[]): number {
   return delays[Math.min(failures, delays.length - 1)] ?? 1_000;
 }
 

@@ -21,10 +21,23 @@ export interface OrderDetailState {
   refs: number;
 }
 
-/** What the sync part owns: the connection, the initial load, the tracked order details. */
+/** The id sweep (`sweep.ts`): whether one runs, and what the finished ones did. */
+export interface SweepStatus {
+  running: boolean;
+  /** Sweeps finished since the store was created. */
+  done: number;
+  /** Orders the last finished sweep removed. */
+  removed: number;
+}
+
+/**
+ * What the sync part owns: the connection, the initial load, the id sweep, the tracked order
+ * details.
+ */
 export interface SyncState {
   connection: ConnectionState;
   load: LoadState;
+  sweep: SweepStatus;
   /** Orders whose details are tracked, by id. */
   details: Readonly<Record<string, OrderDetailState>>;
 }
@@ -52,6 +65,7 @@ export function initialSync(now: number): SyncState {
   return {
     connection: initialConnection(now),
     load: { status: 'idle', loaded: 0, error: null },
+    sweep: { running: false, done: 0, removed: 0 },
     details: {},
   };
 }

@@ -50,7 +50,11 @@ async function deskRole(
   }
 }
 
-/** Restores the session from the backend (on load, after sign-in, on AUTH_REQUIRED). */
+/**
+ * Restores the session from the backend (on load, after sign-in, on AUTH_REQUIRED). Without a
+ * session (expired, revoked) or a desk role, the orders kept for a returning visit are deleted
+ * before anything is shown: nobody signed in may read them.
+ */
 export async function restoreSession(): Promise<SessionState> {
   let state: SessionState;
   try {
@@ -64,6 +68,8 @@ export async function restoreSession(): Promise<SessionState> {
         ? { status: 'signed-out', notice: null }
         : { status: 'error', error: appError };
   }
+  if (state.status === 'signed-out' || (state.status === 'ready' && state.role === null))
+    await clearSnapshots().catch(() => {});
   sessionStore.setState(state, true);
   return state;
 }
@@ -112,8 +118,12 @@ export async function signOut(): Promise<void> {
   sessionStore.setState({ status: 'signed-out', notice: 'You signed out.' }, true);
 }
 
-/** Marks the session as ended (AUTH_REQUIRED from any call): the shell sends the person to sign in. */
+/**
+ * Marks the session as ended (AUTH_REQUIRED from any call): the shell sends the person to sign
+ * in, and the orders kept for a returning visit are deleted (writes still in flight refused).
+ */
 export function sessionExpired(): void {
+  void clearSnapshots().catch(() => {});
   sessionStore.setState(
     { status: 'signed-out', notice: 'Your session has ended. Sign in again.' },
     true,

@@ -1,0 +1,170 @@
+import { Databases, Functions, Users } from 'node-appwrite';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
+import { account, e2e, launch, signedIn } from './support/browser.ts';
+import { adminClient, createPaidOrder, userClient } from './support/orders.ts';
+
+// A returning user's desk (issue 20): the orders kept in IndexedDB paint the table at once, the
+// catch-up brings what changed while away, and the id sweep removes what was deleted meanwhile.
+
+const row = (page: Page, number: number) =>
+  page.locator(`[data-testid="order-row"][data-order-number="${number}"]`);
+
+/** What the page's IndexedDB of snapshots holds: each snapshot's order ids (none: no database). */
+const snapshots = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string[][]>((resolve, reject) => {
+        const open = indexedDB.open('livedesk-snapshots');
+        // Never create the app's database: a probe that finds none says so and leaves none.
+        open.onupgradeneeded = () => open.transaction!.abort();
+        open.onerror = () => resolve([]);
+        open.onsuccess = () => {
+          const db = open.result;
+          const read = db.transaction('snapshots', 'readonly').objectStore('snapshots').getAll();
+          read.onsuccess = () => {
+            db.close();
+            resolve(
+              (read.result as { orders: { id: string }[] }[]).map((s) => s.orders.map((o) => o.id)),
+            );
+          };
+          read.onerror = () => reject(read.error);
+        };
+      }),
+  );
+
+/**
+ * Before the app runs: records every state of the connection badge with the order rows shown
+ * then (the numbers of `watched` among them), as the DOM changes (`window.__paints`).
+ */
+const recordPaints = (page: Page, watched: number[]) =>
+  page.addInitScript((numbers: number[]) => {
+    const paints: { state: string | null; rows: number; watched: number[] }[] = [];
+    (window as unknown as { __paints: typeof paints }).__paints = paints;
+    let last = '';
+    new MutationObserver(() => {
+      const state =
+        document.querySelector<HTMLElement>('[data-testid="connection"]')?.dataset.state ?? null;
+      const shown = document.querySelectorAll<HTMLElement>('[data-testid="order-row"]');
+      const present = numbers.filter((n) =>
+        [...shown].some((element) => element.dataset.orderNumber === String(n)),
+      );
+      const key = `${state}|${shown.length}|${present.join()}`;
+      if (key === last) return;
+      last = key;
+      paints.push({ state, rows: shown.length, watched: present });
+    }).observe(document, { subtree: true, childList: true, attributes: true });
+  }, watched);
+
+const paints = (page: Page) =>
+  page.evaluate(
+    () =>
+      (
+        window as unknown as {
+          __paints: { state: string | null; rows: number; watched: number[] }[];
+        }
+      ).__paints,
+  );
+
+describe('a returning visit (browser)', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launch();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('paints the kept orders as Resyncing, catches up, removes an order deleted while away, and sign-out leaves nothing', async () => {
+    const { backend } = e2e();
+    const claimed = await createPaidOrder(backend, 'Carla Claimed');
+    const deleted = await createPaidOrder(backend, 'Dora Deleted');
+    const ana = await signedIn(browser, 'ana', '/orders');
+    await row(ana.page, deleted.number).waitFor({ timeout: 15_000 });
+    await ana.page.getByTestId('connection').and(ana.page.locator('[data-state="live"]')).waitFor();
+    // A snapshot holding both is saved (at most one write per 5 s), then the page is closed.
+    await expect
+      .poll(
+        async () =>
+          (await snapshots(ana.page)).some(
+            (ids) => ids.includes(claimed.id) && ids.includes(deleted.id),
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    await ana.page.close();
+
+    // While away: Ben claims one order, a new one comes in, one is deleted.
+    const claim = await new Functions(await userClient(backend, account('ben').id)).createExecution(
+      {
+        functionId: 'order-action',
+        body: JSON.stringify({ orderId: claimed.id, action: 'claim', expectedRev: 1 }),
+        async: false,
+      },
+    );
+    expect(claim.responseStatusCode).toBe(200);
+    const created = await createPaidOrder(backend, 'Nora New');
+    await new Databases(adminClient(backend)).deleteDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.orders,
+      documentId: deleted.id,
+    });
+
+    // Back: the kept orders are painted as "Resyncing", before any "Live".
+    const page = await ana.context.newPage();
+    await recordPaints(page, [claimed.number, deleted.number, created.number]);
+    await page.goto(`${e2e().appUrl}/orders`);
+    await row(page, created.number).waitFor({ timeout: 15_000 });
+    await row(page, claimed.number).filter({ hasText: 'Ben' }).waitFor({ timeout: 15_000 });
+    await page.getByTestId('connection').and(page.locator('[data-state="live"]')).waitFor();
+    // Deleted while away: no event and no later `$updatedAt`; the id sweep removes it.
+    await row(page, deleted.number).waitFor({ state: 'detached', timeout: 30_000 });
+    await page.waitForFunction(
+      () => performance.getEntriesByName('livedesk:sweep-done').length > 0,
+      undefined,
+      { timeout: 30_000 },
+    );
+
+    const seen = await paints(page);
+    const firstRows = seen.findIndex((paint) => paint.rows > 0);
+    expect(firstRows).toBeGreaterThanOrEqual(0);
+    expect(seen[firstRows]!.state).toBe('resyncing');
+    expect(seen.slice(0, firstRows).some((paint) => paint.state === 'live')).toBe(false);
+    // The snapshot's rows: the deleted order among them, the new one not yet.
+    expect(seen[firstRows]!.watched).toContain(deleted.number);
+    expect(seen[firstRows]!.watched).not.toContain(created.number);
+    // Gone for good, and not in the snapshot saved after the sweep.
+    await expect
+      .poll(async () => (await snapshots(page)).flat().includes(deleted.id), { timeout: 30_000 })
+      .toBe(false);
+    expect(seen.at(-1)!.watched).not.toContain(deleted.number);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await snapshots(page)).toEqual([]);
+    await ana.context.close();
+  });
+
+  it('an ended session on a returning visit deletes the kept orders and shows none of them', async () => {
+    const { backend } = e2e();
+    const ben = await signedIn(browser, 'ben', '/orders');
+    await ben.page.getByTestId('order-row').first().waitFor({ timeout: 15_000 });
+    await expect.poll(async () => (await snapshots(ben.page)).length, { timeout: 30_000 }).toBe(1);
+    await ben.page.close();
+    // While away the session ends (revoked here; an expiry looks the same to the app).
+    await new Users(adminClient(backend)).deleteSessions({ userId: account('ben').id });
+
+    const page = await ben.context.newPage();
+    await recordPaints(page, []);
+    await page.goto(`${e2e().appUrl}/orders`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await expect.poll(() => snapshots(page), { timeout: 15_000 }).toEqual([]);
+    expect((await paints(page)).every((paint) => paint.rows === 0 && paint.state === null)).toBe(
+      true,
+    );
+    await ben.context.close();
+  });
+});
