@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
@@ -172,6 +173,31 @@ export async function bootstrapAppwrite(
  * {@link unavailableReason} says so in one line. Not exercised on the project machines (no
  * registry, no compose); the hosted CI workflow runs it.
  */
+/** Docker Hub's registry host, which the engine pulls Appwrite's image from. */
+const REGISTRY_HOST = 'registry-1.docker.io';
+
+/**
+ * Why the registry cannot be reached (its name does not resolve within 5 s), or null: asked
+ * before a pull, which on a machine without one takes a minute to fail.
+ */
+async function registryUnreachable(): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      lookup(REGISTRY_HOST),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('i/o timeout')), 5_000);
+      }),
+    ]);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return `lookup ${REGISTRY_HOST}: ${code === 'ENOTFOUND' ? 'no such host' : (code ?? (error as Error).message)}`;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class AppwriteEnvironment implements BackendTarget {
   readonly kind = 'appwrite' as const;
   private startupTimeoutMs = 600_000;
@@ -197,7 +223,10 @@ export class AppwriteEnvironment implements BackendTarget {
         `Docker Compose is not installed (\`docker compose version\`: ${shorten((error as Error).message, 80)})`,
       );
     }
-    if (!(await client.image.exists(ImageName.fromString(APPWRITE_IMAGE)))) {
+    const registry = await registryUnreachable();
+    if (registry && !(await client.image.exists(ImageName.fromString(APPWRITE_IMAGE)))) {
+      problems.push(`${APPWRITE_IMAGE} cannot be pulled (no registry reachable: ${registry})`);
+    } else if (!(await client.image.exists(ImageName.fromString(APPWRITE_IMAGE)))) {
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
