@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { ioBuffers } from '../../core/buffer-pool.ts';
 import { CHUNK_SIZE, hasChunk, type ChunkSet } from './chunks.ts';
 import { MIME_SAMPLE_BYTES } from './mime.ts';
 
@@ -20,17 +20,33 @@ interface RunningDigest {
   queue: Promise<void>;
 }
 
-/** Bytes read from disk at a time when hashing a stored file or catching up on its chunks. */
-const READ_BUFFER = 1024 * 1024;
-
-/** Adds the bytes `start … end` (inclusive) of `path` to `hash`, read as a stream. */
+/**
+ * Adds the bytes `start … end` (inclusive; to the end of the file without `end`) of `path` to
+ * `hash`, read 1 MiB at a time into one pooled buffer (hashing is synchronous: the buffer is free
+ * again as soon as a read is hashed). Returns how many bytes were hashed.
+ */
 async function hashRange(hash: Hash, path: string, start: number, end?: number): Promise<number> {
-  let size = 0;
-  for await (const piece of createReadStream(path, { start, end, highWaterMark: READ_BUFFER })) {
-    hash.update(piece as Buffer);
-    size += (piece as Buffer).length;
+  const handle = await open(path, 'r');
+  const buffer = ioBuffers.take();
+  try {
+    let position = start;
+    const stop = end === undefined ? Infinity : end + 1;
+    while (position < stop) {
+      const { bytesRead } = await handle.read(
+        buffer,
+        0,
+        Math.min(buffer.length, stop - position),
+        position,
+      );
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+      position += bytesRead;
+    }
+    return position - start;
+  } finally {
+    ioBuffers.give(buffer);
+    await handle.close();
   }
-  return size;
 }
 
 /** The first {@link MIME_SAMPLE_BYTES} bytes of a file (fewer when it is shorter). */
@@ -45,7 +61,7 @@ async function readSample(path: string): Promise<Buffer> {
   }
 }
 
-/** MD5, first bytes and size of a file, read as a stream. */
+/** MD5, first bytes and size of a file, read 1 MiB at a time. */
 export async function digestFile(path: string): Promise<FileDigest> {
   const hash = createHash('md5');
   const size = await hashRange(hash, path, 0);
