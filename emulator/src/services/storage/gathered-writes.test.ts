@@ -4,6 +4,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Limiter } from '../../core/limiter.ts';
 import { GatheredWrites } from './gathered-writes.ts';
 
 const KIB = 1024;
@@ -63,6 +64,39 @@ describe('GatheredWrites', () => {
     const written = readFileSync(path);
     expect(written.subarray(0, 100).every((byte) => byte === 0)).toBe(true);
     expect(written.subarray(100).equals(bytes)).toBe(true);
+  });
+
+  it('runs the writes of writers sharing a limiter at most `limit` at a time', async () => {
+    const path = join(dir, 'shared');
+    const bytes = randomBytes(4 * 1024 * KIB);
+    const real = await open(path, 'w+');
+    let running = 0;
+    let most = 0;
+    const handle = {
+      writev: async (buffers: Uint8Array[], position: number) => {
+        most = Math.max(most, ++running);
+        try {
+          await new Promise((done) => setImmediate(done));
+          return await real.writev(buffers, position);
+        } finally {
+          running--;
+        }
+      },
+    } as unknown as FileHandle;
+    try {
+      const limiter = new Limiter(1);
+      const halves = [0, 2 * 1024 * KIB].map(async (start) => {
+        const out = new GatheredWrites(handle, start, limiter);
+        for (const piece of pieces(bytes.subarray(start, start + 2 * 1024 * KIB)))
+          await out.write(piece);
+        return out.end();
+      });
+      expect(await Promise.all(halves)).toEqual([2 * 1024 * KIB, 2 * 1024 * KIB]);
+    } finally {
+      await real.close();
+    }
+    expect(most).toBe(1);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
   });
 
   it('writes again what a short write left', async () => {

@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import type { Limiter } from '../../core/limiter.ts';
 
 /** Bytes gathered before they are written in one `writev` (1 MiB). */
 const GATHER_BYTES = 1024 * 1024;
@@ -10,10 +11,18 @@ const IN_FLIGHT = 2;
  * an open file, 1 MiB at a time: the pieces are gathered and written by one positional `writev`
  * — no copy, one syscall and one trip through libuv's thread pool per MiB instead of one per
  * piece. At most two such writes are in flight; {@link write} waits (back-pressure) beyond that.
- * Nothing is flushed to the disk: once {@link end} resolves, the bytes are in the page cache.
+ * Writers of one file may share a {@link Limiter}, so that together they keep only as many writes
+ * in libuv's thread pool as the kernel runs at once (ext4 holds the file's lock through each
+ * buffered write). Nothing is flushed to the disk: once {@link end} resolves, the bytes are in the
+ * page cache.
+ *
+ * The pieces are written as they are, not copied into reused buffers: copying them into pooled
+ * 1 MiB buffers (which spares V8 some full collections) cost the backend ~2 ms more CPU per MiB
+ * (200 MiB uploads, builds in shuffled interleaved runs on a busy 2-core machine).
  */
 export class GatheredWrites {
   private readonly handle: FileHandle;
+  private readonly limiter: Limiter | null;
   private position: number;
   private gathered: Uint8Array[] = [];
   private gatheredBytes = 0;
@@ -21,10 +30,11 @@ export class GatheredWrites {
   private readonly inFlight: Promise<Error | null>[] = [];
   private written = 0;
 
-  /** Writes from `position` of `handle` on. */
-  constructor(handle: FileHandle, position: number) {
+  /** Writes from `position` of `handle` on, each write run by `limiter` when given. */
+  constructor(handle: FileHandle, position: number, limiter: Limiter | null = null) {
     this.handle = handle;
     this.position = position;
+    this.limiter = limiter;
   }
 
   /**
@@ -62,8 +72,9 @@ export class GatheredWrites {
     this.gathered = [];
     this.gatheredBytes = 0;
     this.position += length;
+    const write = () => writeAll(this.handle, pieces, length, position);
     this.inFlight.push(
-      writeAll(this.handle, pieces, length, position).then(
+      (this.limiter ? this.limiter.run(write) : write()).then(
         () => {
           this.written += length;
           return null;

@@ -1,8 +1,9 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import type { Limiter } from '../../core/limiter.ts';
 import { GatheredWrites } from './gathered-writes.ts';
 import { MIME_SAMPLE_BYTES } from './mime.ts';
 import { readMultipart, type FileSink, type MultipartBody } from './multipart.ts';
@@ -74,8 +75,7 @@ function diskSink(
 
 /**
  * Where a chunk's bytes go, decided when its file part starts (the fields before it known):
- * `stream` writes them straight to their offset in the upload's file (hashed on the way when
- * `hash` is given), `memory` keeps them (≤ 5 MiB, when the upload's id is not known yet), `drop`
+ * `stream` writes them straight to their offset in the upload's file, `memory` keeps them (≤ 5 MiB, when the upload's id is not known yet), `drop`
  * reads and counts them (the request is refused once its body is read).
  */
 export type ChunkPlacement =
@@ -84,8 +84,8 @@ export type ChunkPlacement =
       path: string;
       start: number;
       length: number;
-      /** The running MD5 to feed the bytes into, when this chunk is the next in order. */
-      hash: Hash | null;
+      /** Runs the writes of every chunk of the upload (the kernel serializes writes to one file). */
+      limiter: Limiter;
       /** Whether the upload had a record when the chunk began (it is not re-created if deleted meanwhile). */
       recorded: boolean;
       /** Called once the bytes are written (or the writing failed). */
@@ -114,8 +114,7 @@ async function count(stream: Readable): Promise<number> {
 
 /**
  * Writes a chunk's bytes as they arrive at their offset of the upload's file (never more than
- * its range names: the rest is only counted), 1 MiB at a time ({@link GatheredWrites}), feeding
- * the running MD5 when given.
+ * its range names: the rest is only counted), 1 MiB at a time ({@link GatheredWrites}).
  */
 async function streamToPlace(
   stream: Readable,
@@ -124,28 +123,29 @@ async function streamToPlace(
   let size = 0;
   try {
     const handle = await open(place.path, constants.O_WRONLY | constants.O_CREAT, 0o600);
-    const out = new GatheredWrites(handle, place.start);
+    const out = new GatheredWrites(handle, place.start, place.limiter);
     try {
       for await (const piece of stream as AsyncIterable<Buffer>) {
         const room = place.length - size;
         size += piece.length;
         if (room <= 0) continue;
-        const kept = piece.length <= room ? piece : piece.subarray(0, room);
-        place.hash?.update(kept);
-        await out.write(kept);
+        await out.write(piece.length <= room ? piece : piece.subarray(0, room));
       }
       await out.end();
     } catch (error) {
       await out.abandon();
+      await handle.close().catch(() => {});
       throw error;
-    } finally {
-      await handle.close();
     }
+    // The bytes are in the page cache: the chunk is answered while its file closes (one trip
+    // through the thread pool less before the answer).
+    handle.close().catch((error: unknown) => {
+      console.error(`[storage] could not close ${place.path}`, error);
+    });
   } finally {
     place.release();
   }
-  const hash = size === place.length ? place.hash : null;
-  return { data: null, size, streamed: { hash, recorded: place.recorded } };
+  return { data: null, size, streamed: { recorded: place.recorded } };
 }
 
 /** How a `createFile` body is read: one chunk placed by `place`, or a whole file streamed to disk. */
