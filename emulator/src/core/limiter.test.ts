@@ -37,6 +37,25 @@ describe('Limiter', () => {
     expect(limiter.pending).toBe(0);
   });
 
+  it('runs the waiting tasks of an urgent lane first, in their order', async () => {
+    const limiter = new Limiter(1);
+    const started: number[] = [];
+    const gates = [1, 2, 3, 4, 5].map((id) => gate(started, id));
+    const slow = { urgent: false };
+    const finishing = { urgent: false };
+    const lanes = [slow, slow, finishing, slow, finishing];
+    const results = gates.map((g, i) => limiter.run(g.task, lanes[i]));
+    await turn();
+    expect(started).toEqual([1]);
+    finishing.urgent = true; // e.g. its body has all arrived: its writes now hold up an answer
+    for (let done = 0; done < gates.length; done++) {
+      gates[started[done]! - 1]!.open(); // the task running ends, the next starts
+      await turn();
+    }
+    expect(started).toEqual([1, 3, 5, 2, 4]);
+    expect(await Promise.all(results)).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('lets a task in at once while under its limit', async () => {
     const limiter = new Limiter(1);
     expect(await limiter.run(() => Promise.resolve('a'))).toBe('a');

@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import type { Limiter } from '../../core/limiter.ts';
+import type { Lane, Limiter } from '../../core/limiter.ts';
 
 /** Bytes gathered before they are written in one `writev` (1 MiB). */
 const GATHER_BYTES = 1024 * 1024;
@@ -13,7 +13,8 @@ const IN_FLIGHT = 2;
  * piece. At most two such writes are in flight; {@link write} waits (back-pressure) beyond that.
  * Writers of one file may share a {@link Limiter}, so that together they keep only as many writes
  * in libuv's thread pool as the kernel runs at once (ext4 holds the file's lock through each
- * buffered write). Nothing is flushed to the disk: once {@link end} resolves, the bytes are in the
+ * buffered write); a writer's last writes, once it is ended, go before those of writers whose
+ * bytes are still arriving. Nothing is flushed to the disk: once {@link end} resolves, the bytes are in the
  * page cache.
  *
  * The pieces are written as they are, not copied into reused buffers: copying them into pooled
@@ -23,6 +24,8 @@ const IN_FLIGHT = 2;
 export class GatheredWrites {
   private readonly handle: FileHandle;
   private readonly limiter: Limiter | null;
+  /** Its writes' lane in the limiter: urgent once {@link end} was called (an answer waits for them). */
+  private readonly lane: Lane = { urgent: false };
   private position: number;
   private gathered: Uint8Array[] = [];
   private gatheredBytes = 0;
@@ -52,6 +55,7 @@ export class GatheredWrites {
 
   /** Writes what is gathered and waits for every write; resolves with the bytes written in all. */
   async end(): Promise<number> {
+    this.lane.urgent = true;
     this.dispatch();
     while (this.inFlight.length > 0) await this.settleOldest();
     return this.written;
@@ -74,7 +78,7 @@ export class GatheredWrites {
     this.position += length;
     const write = () => writeAll(this.handle, pieces, length, position);
     this.inFlight.push(
-      (this.limiter ? this.limiter.run(write) : write()).then(
+      (this.limiter ? this.limiter.run(write, this.lane) : write()).then(
         () => {
           this.written += length;
           return null;
