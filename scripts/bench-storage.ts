@@ -1,16 +1,22 @@
 /**
  * Benchmarks file storage in the local backend: a file of --size-mb (200 by default) uploaded
- * through the web SDK in Chromium and through node-appwrite (5 MiB chunks, 8 in flight), each
- * against one plain multipart request of the same bytes to the same backend from the same
- * place; each SDK against a server that only reads the bodies (its own limit, so the ratio to
- * the backend is honest); the backend's resident memory above its idle size and CPU time per MiB
- * during each upload; the download against reading the stored file from disk. Medians of --runs interleaved runs, checked against
- * the bytes they name (size and MD5). Appends a section to docs/benchmarks.md unless --no-record.
+ * through the web SDK in Chromium and through node-appwrite (5 MiB chunks, the first alone, then
+ * 8 asked in flight), each against one plain multipart request of the same bytes to the same
+ * backend from the same place; each SDK against a server that only reads the bodies (its own
+ * limit, so the ratio to the backend is honest); the backend's resident memory above its idle
+ * size; beside every rate the CPU time per MiB of the server (backend or sink, from /proc) and of
+ * the client (Node: process.cpuUsage; Chromium: the sum of its processes through CDP
+ * `SystemInfo.getProcessInfo`); the download against reading the stored file from disk. Medians
+ * of --runs interleaved runs, checked against the bytes they name (size and MD5). Appends a
+ * section to docs/benchmarks.md unless --no-record.
  *
- *   npm run bench:storage -- [--size-mb 200] [--runs 3] [--no-record]
+ *   npm run bench:storage -- [--size-mb 200] [--runs 3] [--no-record] [--emulator-root <dir>]
+ *
+ * --emulator-root runs the backend of another checkout (its emulator/src/main.ts; e.g. a copy of
+ * an older commit), to compare builds in runs interleaved on the same machine.
  */
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { execFileSync, spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, get, request, type IncomingMessage } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -24,6 +30,7 @@ import { freePort, waitForHealth } from './lib/free-port.ts';
 import { CHROMIUM_ARGS } from './lib/cdp.ts';
 import type { PageUpload } from './lib/bench-storage-page.ts';
 import { cpuModel, recordEntry } from './lib/bench-record.ts';
+import { chromiumCpuMs, ownCpuMs, processCpuMs, type ProcessInfo } from './lib/process-cpu.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -32,8 +39,10 @@ const { values: args } = parseArgs({
     'size-mb': { type: 'string', default: '200' },
     runs: { type: 'string', default: '3' },
     'no-record': { type: 'boolean', default: false },
+    'emulator-root': { type: 'string', default: ROOT },
   },
 });
+const EMULATOR_ROOT = resolve(args['emulator-root']);
 const SIZE = Math.round(Number(args['size-mb']) * 1024 * 1024);
 const RUNS = Number(args.runs);
 const SEED = 20261123;
@@ -61,27 +70,54 @@ function rssKb(pid: number): number {
   return match ? Number(match[1]) : 0;
 }
 
-/** CPU time (user + system) `pid` has used so far, in ms (from /proc: clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+/** What one measured step cost: the server's peak RSS (MB) and CPU time (ms) of server and client. */
+interface Cost {
+  peakMb: number;
+  serverCpuMs: number;
+  clientCpuMs: number;
 }
 
 /**
- * Samples `pid`'s resident memory every 20 ms while `work` runs; resolves with work's result,
- * the peak (MB) and the CPU time `pid` spent meanwhile (ms) — a figure other load on the
- * machine hardly moves, unlike a rate.
+ * Runs `work`, sampling the server `pid`'s resident memory every 20 ms; resolves with work's
+ * result and what it cost: the peak RSS and the CPU time server and client (`clientCpu`, a
+ * counter in ms) spent meanwhile — figures other load on the machine moves far less than a rate.
  */
-async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<[T, number, number]> {
+async function measured<T>(
+  pid: number,
+  clientCpu: () => Promise<number>,
+  work: () => Promise<T>,
+): Promise<[T, Cost]> {
   let peak = rssKb(pid);
-  const cpuBefore = cpuMs(pid);
+  const serverBefore = processCpuMs(pid);
+  const clientBefore = await clientCpu();
   const timer = setInterval(() => (peak = Math.max(peak, rssKb(pid))), 20);
   try {
     const result = await work();
     peak = Math.max(peak, rssKb(pid));
-    return [result, peak / 1024, cpuMs(pid) - cpuBefore];
+    const serverCpuMs = processCpuMs(pid) - serverBefore;
+    const clientCpuMs = (await clientCpu()) - clientBefore;
+    return [result, { peakMb: peak / 1024, serverCpuMs, clientCpuMs }];
   } finally {
     clearInterval(timer);
+  }
+}
+
+/** The commit of the backend measured (`+ changes` when its tree differs from it). */
+function commitOf(root: string): string {
+  try {
+    const head = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+    }).trim();
+    const dirty = execFileSync(
+      'git',
+      ['-C', root, 'status', '--porcelain', '--untracked-files=no'],
+      {
+        encoding: 'utf8',
+      },
+    ).trim();
+    return dirty === '' ? head : `${head} + changes`;
+  } catch {
+    return `${root} (not a git checkout)`;
   }
 }
 
@@ -183,9 +219,9 @@ async function main(): Promise<void> {
   const projectId = 'livedesk-bench';
   const child = spawn(
     process.execPath,
-    ['--disable-warning=ExperimentalWarning', join(ROOT, 'emulator/src/main.ts')],
+    ['--disable-warning=ExperimentalWarning', join(EMULATOR_ROOT, 'emulator/src/main.ts')],
     {
-      cwd: ROOT,
+      cwd: EMULATOR_ROOT,
       env: {
         ...process.env,
         BACKEND_PORT: String(port),
@@ -217,6 +253,10 @@ async function main(): Promise<void> {
   const pagePort = await freePort();
   await new Promise<void>((done) => page.listen(pagePort, '127.0.0.1', done));
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browserCdp = await browser.newBrowserCDPSession();
+  const chromiumCpu = () =>
+    chromiumCpuMs(() => browserCdp.send('SystemInfo.getProcessInfo') as Promise<ProcessInfo>);
+  const nodeCpu = () => Promise.resolve(ownCpuMs());
   try {
     await waitForHealth(endpoint);
     await waitForHealth(sinkEndpoint);
@@ -237,6 +277,12 @@ async function main(): Promise<void> {
     });
     const session = (await users.createSession({ userId: user.$id })).secret;
     const browserPage = await browser.newPage();
+    // a request Chromium gives up on is named (net::ERR_…) rather than left as "Failed to fetch"
+    browserPage.on('requestfailed', (failed) =>
+      console.error(
+        `Chromium: ${failed.method()} ${failed.url()} failed: ${failed.failure()?.errorText}`,
+      ),
+    );
     await browserPage.goto(`http://127.0.0.1:${pagePort}/`);
     await browserPage.addScriptTag({ content: await pageBundle() });
     await browserPage.evaluate(
@@ -275,12 +321,21 @@ async function main(): Promise<void> {
     const perWay = () =>
       Object.fromEntries(WAYS.map((way) => [way, [] as number[]])) as Record<Way, number[]>;
     const speeds = perWay();
-    const cpuPerMb = perWay();
+    const serverCpu = perWay();
+    const clientCpu = perWay();
     const peaks = perWay();
+    /** Chunk requests the sink saw in flight at most, per SDK (how many each really sends at once). */
+    const sinkInFlight = { web: [] as number[], node: [] as number[] };
+    const sinkStats = async () =>
+      (await (await fetch(`${sinkEndpoint}/_sink/stats`)).json()) as { maxInFlight: number };
     const sinkAdmin = new Client().setEndpoint(sinkEndpoint).setProject(projectId).setKey(apiKey);
     const download: number[] = [];
+    const downloadServerCpu: number[] = [];
+    const downloadClientCpu: number[] = [];
     const disk: number[] = [];
+    const diskClientCpu: number[] = [];
     let checked = 0;
+    const perMib = (ms: number) => ms / (SIZE / MB);
 
     const check = async (fileId: string) => {
       const file = await storage.getFile({ bucketId, fileId });
@@ -340,12 +395,24 @@ async function main(): Promise<void> {
 
     for (let run = 1; run <= RUNS; run++) {
       for (const way of WAYS) {
-        const [result, peak, cpu] = await withPeakRss(child.pid!, ways[way]);
+        const sinkWay = way.endsWith('-sink');
+        if (sinkWay) await sinkStats();
+        const [result, cost] = await measured(
+          sinkWay ? sink.pid! : child.pid!,
+          way.startsWith('web') ? chromiumCpu : nodeCpu,
+          ways[way],
+        );
         speeds[way].push(mbps(SIZE, result.ms));
-        peaks[way].push(peak - idleMb);
-        cpuPerMb[way].push(cpu / (SIZE / MB));
-        if (way.endsWith('-sink')) {
-          process.stdout.write(`run ${run} ${way}: ${speeds[way].at(-1)!.toFixed(1)} MB/s\n`);
+        peaks[way].push(cost.peakMb - idleMb);
+        serverCpu[way].push(perMib(cost.serverCpuMs));
+        clientCpu[way].push(perMib(cost.clientCpuMs));
+        const cpuNote = `CPU/MiB server ${serverCpu[way].at(-1)!.toFixed(1)} ms, client ${clientCpu[way].at(-1)!.toFixed(1)} ms`;
+        if (sinkWay) {
+          const { maxInFlight } = await sinkStats();
+          sinkInFlight[way === 'web-sdk-sink' ? 'web' : 'node'].push(maxInFlight);
+          process.stdout.write(
+            `run ${run} ${way}: ${speeds[way].at(-1)!.toFixed(1)} MB/s, ${cpuNote}, ${maxInFlight} chunks in flight at most\n`,
+          );
           continue;
         }
         await check(result.id);
@@ -355,11 +422,19 @@ async function main(): Promise<void> {
           const url = `${endpoint}/storage/buckets/${bucketId}/files/${result.id}/download`;
           const headers = { 'x-appwrite-project': projectId, 'x-appwrite-key': apiKey };
           let started = performance.now();
+          let clientBefore = ownCpuMs();
           const fromDisk = await drain(createReadStream(path, { highWaterMark: MB }), false);
           disk.push(mbps(fromDisk.bytes, performance.now() - started));
-          started = performance.now();
-          const got = await drain(await httpGet(url, headers), false);
-          download.push(mbps(got.bytes, performance.now() - started));
+          diskClientCpu.push(perMib(ownCpuMs() - clientBefore));
+          const [got, downloadCost] = await measured(child.pid!, nodeCpu, async () => {
+            started = performance.now();
+            clientBefore = ownCpuMs();
+            const drained = await drain(await httpGet(url, headers), false);
+            return { ...drained, ms: performance.now() - started };
+          });
+          download.push(mbps(got.bytes, got.ms));
+          downloadServerCpu.push(perMib(downloadCost.serverCpuMs));
+          downloadClientCpu.push(perMib(downloadCost.clientCpuMs));
           if (got.bytes !== SIZE || fromDisk.bytes !== SIZE)
             throw new Error('a read returned the wrong length');
           if (run === 1) {
@@ -367,63 +442,94 @@ async function main(): Promise<void> {
             if (verified.md5 !== expected) throw new Error('the download differs from the upload');
           }
           await storage.deleteFile({ bucketId, fileId: result.id });
+          process.stdout.write(
+            `run ${run} download: ${download.at(-1)!.toFixed(1)} MB/s, CPU/MiB server ${downloadServerCpu.at(-1)!.toFixed(2)} ms, client ${downloadClientCpu.at(-1)!.toFixed(2)} ms; disk read ${disk.at(-1)!.toFixed(0)} MB/s\n`,
+          );
         }
         process.stdout.write(
-          `run ${run} ${way}: ${speeds[way].at(-1)!.toFixed(1)} MB/s, RSS +${peaks[way].at(-1)!.toFixed(0)} MB\n`,
+          `run ${run} ${way}: ${speeds[way].at(-1)!.toFixed(1)} MB/s, ${cpuNote}, RSS +${peaks[way].at(-1)!.toFixed(0)} MB\n`,
         );
       }
     }
 
     const ratio = (a: number[], b: number[]) => a.map((value, i) => value / b[i]!);
+    /** A rate's row and, beside it, the CPU time per MiB of its server and client. */
+    const rateRows = (
+      label: string,
+      way: Way,
+      server: string,
+      client: string,
+      target?: string,
+    ): Row[] => [
+      { label, values: speeds[way], unit: 'MB/s', target },
+      { label: `… CPU per MiB, ${server}`, values: serverCpu[way], unit: 'ms' },
+      { label: `… CPU per MiB, ${client}`, values: clientCpu[way], unit: 'ms' },
+    ];
     const rows: Row[] = [
-      {
-        label: 'web SDK in Chromium (5 MiB chunks, 8 in flight)',
-        values: speeds['web-sdk'],
-        unit: 'MB/s',
-        target: '≥ 100',
-      },
-      {
-        label: 'plain request from Chromium (one multipart POST)',
-        values: speeds['web-plain'],
-        unit: 'MB/s',
-      },
+      ...rateRows(
+        'web SDK in Chromium (5 MiB chunks, 8 asked in flight)',
+        'web-sdk',
+        'backend',
+        'Chromium',
+        '≥ 100',
+      ),
+      ...rateRows(
+        'plain request from Chromium (one multipart POST)',
+        'web-plain',
+        'backend',
+        'Chromium',
+      ),
       {
         label: 'web SDK ÷ plain (Chromium)',
         values: ratio(speeds['web-sdk'], speeds['web-plain']),
         unit: '×',
         target: '≥ 0.5',
       },
+      ...rateRows(
+        "web SDK to a server that only reads the bodies (the SDK's own limit)",
+        'web-sdk-sink',
+        'sink',
+        'Chromium',
+      ),
       {
-        label: "web SDK to a server that only reads the bodies (the SDK's own limit)",
-        values: speeds['web-sdk-sink'],
-        unit: 'MB/s',
+        label: 'web SDK chunks in flight at most (seen by the sink)',
+        values: sinkInFlight.web,
+        unit: 'requests',
       },
       {
         label: 'web SDK to the backend ÷ its own limit',
         values: ratio(speeds['web-sdk'], speeds['web-sdk-sink']),
         unit: '×',
       },
-      {
-        label: 'node-appwrite (5 MiB chunks, 8 in flight)',
-        values: speeds['node-sdk'],
-        unit: 'MB/s',
-        target: '≥ 100',
-      },
-      {
-        label: 'plain request from Node (one multipart POST)',
-        values: speeds['node-plain'],
-        unit: 'MB/s',
-      },
+      ...rateRows(
+        'node-appwrite (5 MiB chunks, 8 asked in flight)',
+        'node-sdk',
+        'backend',
+        'Node client',
+        '≥ 100',
+      ),
+      ...rateRows(
+        'plain request from Node (one multipart POST)',
+        'node-plain',
+        'backend',
+        'Node client',
+      ),
       {
         label: 'node-appwrite ÷ plain (Node)',
         values: ratio(speeds['node-sdk'], speeds['node-plain']),
         unit: '×',
         target: '≥ 0.5',
       },
+      ...rateRows(
+        "node-appwrite to a server that only reads the bodies (the SDK's own limit)",
+        'node-sdk-sink',
+        'sink',
+        'Node client',
+      ),
       {
-        label: "node-appwrite to a server that only reads the bodies (the SDK's own limit)",
-        values: speeds['node-sdk-sink'],
-        unit: 'MB/s',
+        label: 'node-appwrite chunks in flight at most (seen by the sink)',
+        values: sinkInFlight.node,
+        unit: 'requests',
       },
       {
         label: 'node-appwrite to the backend ÷ its own limit',
@@ -448,28 +554,20 @@ async function main(): Promise<void> {
         unit: 'MB',
         target: '≤ 100',
       },
-      {
-        label: 'backend CPU time per MiB, web SDK upload',
-        values: cpuPerMb['web-sdk'],
-        unit: 'ms',
-      },
-      {
-        label: 'backend CPU time per MiB, node-appwrite upload',
-        values: cpuPerMb['node-sdk'],
-        unit: 'ms',
-      },
-      {
-        label: 'backend CPU time per MiB, plain upload from Node',
-        values: cpuPerMb['node-plain'],
-        unit: 'ms',
-      },
       { label: 'download (node:http, whole file)', values: download, unit: 'MB/s' },
+      { label: '… CPU per MiB, backend', values: downloadServerCpu, unit: 'ms' },
+      { label: '… CPU per MiB, Node client', values: downloadClientCpu, unit: 'ms' },
       { label: 'reading the stored file from disk', values: disk, unit: 'MB/s' },
+      { label: '… CPU per MiB, reader', values: diskClientCpu, unit: 'ms' },
       { label: 'download ÷ disk read', values: ratio(download, disk), unit: '×' },
     ];
     const loadAfter = loadavg()[0]!;
     const format = (value: number, unit: string) =>
-      unit === '×' ? value.toFixed(2) : value < 10 ? value.toFixed(1) : value.toFixed(0);
+      unit === '×' || value < 1
+        ? value.toFixed(2)
+        : value < 10
+          ? value.toFixed(1)
+          : value.toFixed(0);
     const header = `| metric | ${Array.from({ length: RUNS }, (_, i) => `run ${i + 1}`).join(' | ')} | median | target |`;
     const lines = [
       header,
@@ -481,7 +579,7 @@ async function main(): Promise<void> {
     ];
     const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const section = [
-      `### ${date} UTC · ${cpus().length} × ${cpuModel()} · Node ${process.version} · Chromium ${chromeVersion} headless · ${(SIZE / MB).toFixed(0)} MiB file, ${RUNS} run(s)`,
+      `### ${date} UTC · ${cpus().length} × ${cpuModel()} · Node ${process.version} · Chromium ${chromeVersion} headless · ${commitOf(EMULATOR_ROOT)} · ${(SIZE / MB).toFixed(0)} MiB file, ${RUNS} run(s)`,
       '',
       `Load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after; backend idle RSS ${idleMb.toFixed(0)} MB. ${checked} uploads checked (size and MD5), the download of run 1 checked byte for byte (MD5).`,
       '',
@@ -491,6 +589,7 @@ async function main(): Promise<void> {
     console.log(`\n${section}`);
     if (!args['no-record']) recordEntry('Storage', section, INTRO);
   } finally {
+    await browserCdp.detach().catch(() => {});
     await browser.close();
     page.close();
     child.kill('SIGTERM');
@@ -500,13 +599,15 @@ async function main(): Promise<void> {
 }
 
 const INTRO = `\`npm run bench:storage\` (scripts/bench-storage.ts): a file uploaded to a fresh local backend
-through the web SDK in headless Chromium and through node-appwrite (5 MiB chunks, up to 8 in
-flight), each against one plain multipart request of the same bytes to the same backend from the
-same client; each SDK's uploads to a server (its own process) that only reads the bodies — the
-SDK's own limit, what the SDK could reach with a backend costing nothing; the backend's resident
-memory above its idle size during each upload (sampled every 20 ms) and the CPU time it spent per
-MiB (a figure other load on the machine moves far less than a rate); the download (node:http)
-against reading the stored file from disk. Runs interleave the six uploads; every upload to the
+through the web SDK in headless Chromium and through node-appwrite (5 MiB chunks: the first
+alone, then up to 8 asked in flight), each against one plain multipart request of the same bytes
+to the same backend from the same client; each SDK's uploads to a server (its own process) that
+only reads the bodies — the SDK's own limit, what the SDK could reach with a backend costing
+nothing; the backend's resident memory above its idle size during each upload (sampled every
+20 ms); beside every rate the CPU time per MiB of its server (backend or sink, from /proc) and
+of its client (Node: \`process.cpuUsage\`; Chromium: the sum of its processes through CDP
+\`SystemInfo.getProcessInfo\`) — figures other load on the machine moves far less than a rate;
+the download (node:http) against reading the stored file from disk. Runs interleave the six uploads; every upload to the
 backend is checked (size and MD5 signature against the bytes sent). Targets (issue 18): the SDK
 path at ≥ 50% of the plain one and ≥ 100 MB/s; RSS ≤ 100 MB above idle.
 `;

@@ -30,6 +30,12 @@ describe('bench sink server', () => {
         file: InputFile.fromBuffer(bytes, 'a.bin'),
       });
       expect(file).toMatchObject({ chunksTotal: 3, chunksUploaded: 3, sizeOriginal: bytes.length });
+      const stats = await (await fetch(`http://127.0.0.1:${port}/v1/_sink/stats`)).json();
+      expect(stats).toMatchObject({ uploads: 3 });
+      expect(stats.maxInFlight).toBeGreaterThanOrEqual(1);
+      expect(stats.maxInFlight).toBeLessThanOrEqual(2);
+      const again = await (await fetch(`http://127.0.0.1:${port}/v1/_sink/stats`)).json();
+      expect(again).toEqual({ uploads: 0, maxInFlight: 0 });
     } finally {
       server.close();
     }

@@ -2,8 +2,10 @@
  * A server that only reads upload bodies, for bench:storage to measure what the SDKs can send
  * at most: `POST …/files` is read to its end and answered with a minimal Appwrite File model
  * (its chunks counted per upload, so the SDKs' chunk loop runs as against a real backend);
- * `GET …/health/version` answers for start-up checks; CORS is open for the bench page. Run as its
- * own process (`node bench-sink-server.ts <port>`) so it does not share the client's event loop.
+ * `GET …/health/version` answers for start-up checks; `GET …/_sink/stats` answers how many
+ * uploads it took and how many were in flight at most since the last such call (how many chunks an
+ * SDK really sends at once); CORS is open for the bench page. Run as its own process
+ * (`node bench-sink-server.ts <port>`) so it does not share the client's event loop.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -37,22 +39,43 @@ function cors(req: IncomingMessage, res: ServerResponse): void {
   );
 }
 
+/** Uploads taken since the last `GET …/_sink/stats`, and how many were in flight at most. */
+export interface SinkStats {
+  uploads: number;
+  maxInFlight: number;
+}
+
 /** The sink server (not listening yet). */
 export function createSinkServer(): Server {
   const counts = new Map<string, number>();
+  let stats: SinkStats = { uploads: 0, maxInFlight: 0 };
+  let inFlight = 0;
   return createServer((req, res) => {
     cors(req, res);
     if (req.method === 'OPTIONS') {
       res.writeHead(204).end();
       return;
     }
+    const upload = req.method === 'POST';
+    if (upload) {
+      inFlight++;
+      stats.uploads++;
+      stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
+    }
     let bytes = 0;
     req.on('data', (piece: Buffer) => (bytes += piece.length));
     req.on('end', () => {
-      const answer = req.url?.endsWith('/health/version')
-        ? { version: 'sink' }
-        : sinkAnswer(counts, req.headers, bytes);
-      res.writeHead(req.method === 'POST' ? 201 : 200, { 'Content-Type': 'application/json' });
+      let answer: unknown;
+      if (upload) {
+        inFlight--;
+        answer = sinkAnswer(counts, req.headers, bytes);
+      } else if (req.url?.endsWith('/_sink/stats')) {
+        answer = stats;
+        stats = { uploads: 0, maxInFlight: 0 };
+      } else {
+        answer = { version: 'sink' };
+      }
+      res.writeHead(upload ? 201 : 200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(answer));
     });
   });

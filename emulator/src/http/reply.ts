@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { FileBody } from './file-body.ts';
 
 /** A cookie to set on the response. */
 export interface Cookie {
@@ -9,11 +10,14 @@ export interface Cookie {
   sameSite?: 'None' | 'Lax' | 'Strict';
 }
 
-/** What a handler answers: status, JSON body (or raw bytes, or a stream of them), extra headers and cookies. */
+/**
+ * What a handler answers: status, JSON body (or raw bytes, a stream of them, or bytes of a file
+ * sent through pooled buffers), extra headers and cookies.
+ */
 export interface Reply {
   status: number;
   body?: unknown;
-  raw?: { data: Buffer | Uint8Array | string | Readable; contentType: string };
+  raw?: { data: Buffer | Uint8Array | string | Readable | FileBody; contentType: string };
   headers?: Record<string, string>;
   cookies?: Cookie[];
 }

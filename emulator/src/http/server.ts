@@ -8,6 +8,7 @@ import type { Identity } from '../core/auth/roles.ts';
 import { ApiError, APPWRITE_VERSION } from '../core/errors.ts';
 import { ABUSE_LABELS, AbuseCounters, abuseKeys } from './abuse.ts';
 import type { RequestContext, UploadedFile } from './context.ts';
+import { FileBody } from './file-body.ts';
 import { parseQueryString } from './query-string.ts';
 import type { Cookie, Reply } from './reply.ts';
 import { sessionCookieName } from './session-cookies.ts';
@@ -272,8 +273,12 @@ function send(res: ServerResponse, reply: Reply, origin: string | undefined): vo
   if (reply.raw) {
     headers['Content-Type'] = reply.raw.contentType;
     res.writeHead(reply.status, headers);
+    // A failed read cuts the connection: the client sees a short body, never a wrong one.
+    if (reply.raw.data instanceof FileBody) {
+      reply.raw.data.writeTo(res).catch(() => res.destroy());
+      return;
+    }
     if (reply.raw.data instanceof Readable) {
-      // A failed read cuts the connection: the client sees a short body, never a wrong one.
       pipeline(reply.raw.data, res).catch(() => res.destroy());
       return;
     }
@@ -318,8 +323,11 @@ function sendCommitted(
   origin: string | undefined,
 ): void {
   backend.store.afterCommit((error) => {
-    if (error === null) send(res, reply, origin);
-    else sendError(res, error, origin);
+    if (error === null) return send(res, reply, origin);
+    // a body that will not be sent lets go of its file
+    if (reply.raw?.data instanceof FileBody) void reply.raw.data.close();
+    else if (reply.raw?.data instanceof Readable) reply.raw.data.destroy();
+    sendError(res, error, origin);
   });
 }
 

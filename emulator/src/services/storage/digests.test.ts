@@ -2,14 +2,20 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CHUNK_SIZE, chunkOf, emptyChunkSet, withChunk, type ChunkSet } from './chunks.ts';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { CHUNK_SIZE, emptyChunkSet, withChunk, type ChunkSet } from './chunks.ts';
 import { digestFile, RunningDigests } from './digests.ts';
+import { HashWorker } from './hash-worker.ts';
+
+const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
+
+const worker = new HashWorker();
+afterAll(() => worker.close());
 
 /** A file of 3 chunks and a half on disk, and its MD5. */
 function upload(): { path: string; bytes: Buffer; md5: string } {
@@ -18,42 +24,16 @@ function upload(): { path: string; bytes: Buffer; md5: string } {
   const bytes = randomBytes(3 * CHUNK_SIZE + CHUNK_SIZE / 2);
   const path = join(dir, 'file');
   writeFileSync(path, bytes);
-  return { path, bytes, md5: createHash('md5').update(bytes).digest('hex') };
+  return { path, bytes, md5: md5(bytes) };
 }
 
-/**
- * Feeds chunks (from 1) to `digests` in `order`, as the store does: each begun as its bytes
- * arrive (hashed then when it is the next one), committed once written; `overlap` begins every
- * chunk before any is committed (all in flight at once).
- */
-async function feed(
-  digests: RunningDigests,
-  path: string,
-  bytes: Buffer,
-  order: number[],
-  overlap = false,
-): Promise<void> {
-  let chunks: ChunkSet = emptyChunkSet(Math.ceil(bytes.length / CHUNK_SIZE));
-  const begun = (index: number) => {
-    const position = chunkOf({
-      start: (index - 1) * CHUNK_SIZE,
-      end: Math.min(index * CHUNK_SIZE, bytes.length) - 1,
-      size: bytes.length,
-    });
-    const hash = digests.begin('b/f', index);
-    hash?.update(bytes.subarray(position.start, position.start + position.length));
-    return hash;
-  };
-  const hashes = overlap ? order.map(begun) : [];
-  const commits: Promise<void>[] = [];
-  for (const [i, index] of order.entries()) {
-    const hash = overlap ? hashes[i]! : begun(index);
+/** Records chunks (from 1) in `order`, as the store does once each chunk's bytes are written. */
+function record(digests: RunningDigests, path: string, size: number, order: number[]): void {
+  let chunks: ChunkSet = emptyChunkSet(Math.ceil(size / CHUNK_SIZE));
+  for (const index of order) {
     chunks = withChunk(chunks, index);
-    const commit = digests.commit('b/f', index, hash, path, chunks, bytes.length);
-    if (overlap) commits.push(commit);
-    else await commit;
+    digests.commit('b/f', index, path, chunks, size);
   }
-  await Promise.all(commits);
 }
 
 describe('RunningDigests', () => {
@@ -64,51 +44,54 @@ describe('RunningDigests', () => {
       [2, 1, 4, 3],
       [1, 2, 2, 3, 4],
       [1, 3, 2, 1, 4],
+      [2, 3],
     ]) {
-      const { path, bytes, md5 } = upload();
-      for (const overlap of [false, true]) {
-        const digests = new RunningDigests();
-        await feed(digests, path, bytes, order, overlap);
-        const digest = await digests.finish('b/f', path, bytes.length);
-        expect(digest.md5, `order ${order.join(',')}, overlap ${overlap}`).toBe(md5);
-        expect(digest.size).toBe(bytes.length);
-        expect(digest.sample.equals(bytes.subarray(0, digest.sample.length))).toBe(true);
-      }
+      const { path, bytes, md5: expected } = upload();
+      const digests = new RunningDigests(worker);
+      record(digests, path, bytes.length, order);
+      const digest = await digests.finish('b/f', path, bytes.length);
+      expect(digest.md5, `order ${order.join(',')}`).toBe(expected);
+      expect(digest.size).toBe(bytes.length);
+      expect(digest.sample.equals(bytes.subarray(0, digest.sample.length))).toBe(true);
     }
   });
 
-  it('hashes a chunk that is next as it streams, and only later ones from disk', async () => {
+  it('hands a chunk to the worker only once those before it are in', async () => {
     const { path, bytes } = upload();
-    const digests = new RunningDigests();
-    expect(digests.begin('b/f', 2)).toBeNull();
-    const first = digests.begin('b/f', 1);
-    expect(first).not.toBeNull();
-    // chunk 2 begins while chunk 1 is still streaming: it will be read back from disk
-    expect(digests.begin('b/f', 2)).toBeNull();
-    first!.update(bytes.subarray(0, CHUNK_SIZE));
-    await digests.commit('b/f', 1, first, path, withChunk(emptyChunkSet(4), 1), bytes.length);
-    expect(digests.begin('b/f', 2)).not.toBeNull();
-    expect(digests.begin('b/f', 3)).toBeNull();
+    const digests = new RunningDigests(worker);
+    record(digests, path, bytes.length, [1, 3]);
+    // chunk 3 waits for chunk 2: bytes written to it meanwhile are the ones hashed
+    const now = Buffer.from(bytes).fill(7, 2 * CHUNK_SIZE, 3 * CHUNK_SIZE);
+    writeFileSync(path, now);
+    record(digests, path, bytes.length, [2, 4]);
+    expect((await digests.finish('b/f', path, bytes.length)).md5).toBe(md5(now));
   });
 
-  it('drops the running MD5 when a hashed chunk is written again (the file is then read whole)', async () => {
-    const { path, bytes, md5 } = upload();
-    const digests = new RunningDigests();
-    await feed(digests, path, bytes, [1, 2]);
-    // chunk 1 again, with other bytes: never part of the running MD5
-    const again = digests.begin('b/f', 1);
-    again?.update(Buffer.alloc(CHUNK_SIZE));
-    await digests.commit('b/f', 1, again, path, '1100', bytes.length);
-    expect(digests.begin('b/f', 3)).toBeNull();
-    expect((await digests.finish('b/f', path, bytes.length)).md5).toBe(md5);
+  it('drops the running MD5 when a hashed chunk is recorded again (the file is then read whole)', async () => {
+    const { path, bytes, md5: expected } = upload();
+    const digests = new RunningDigests(worker);
+    record(digests, path, bytes.length, [1, 2]);
+    // chunk 1 again: its bytes may have changed since the worker read them
+    digests.commit('b/f', 1, path, '1100', bytes.length);
+    record(digests, path, bytes.length, [3, 4]);
+    expect((await digests.finish('b/f', path, bytes.length)).md5).toBe(expected);
   });
 
-  it('reads the whole file when nothing was kept (after a restart, or dropped)', async () => {
-    const { path, bytes, md5 } = upload();
-    const digests = new RunningDigests();
-    await feed(digests, path, bytes, [1, 2]);
+  it('reads the whole file when nothing was kept (after a restart, or dropped), or the worker failed', async () => {
+    const { path, bytes, md5: expected } = upload();
+    const digests = new RunningDigests(worker);
+    record(digests, path, bytes.length, [1, 2]);
     digests.drop('b/f');
-    expect((await digests.finish('b/f', path, bytes.length)).md5).toBe(md5);
-    expect(await digestFile(path)).toMatchObject({ md5, size: bytes.length });
+    expect((await digests.finish('b/f', path, bytes.length)).md5).toBe(expected);
+    expect(await digestFile(path)).toMatchObject({ md5: expected, size: bytes.length });
+    const dying = new HashWorker();
+    const failing = new RunningDigests(dying);
+    record(failing, path, bytes.length, [1, 2]);
+    await dying.close();
+    expect(await failing.finish('b/f', path, bytes.length)).toMatchObject({
+      md5: expected,
+      size: bytes.length,
+    });
+    await failing.close();
   });
 });

@@ -42,6 +42,9 @@ export const storageModule: BackendModule<'storage'> = {
       Math.min(ttlMs / 10, 5 * 60_000),
     );
     timer.unref();
-    return () => clearInterval(timer);
+    return async () => {
+      clearInterval(timer);
+      await store.close();
+    };
   },
 };

@@ -47,6 +47,8 @@ export class StorageRecords {
   private readonly store: Store;
   private readonly filesDir: string;
   private readonly tmpDir: string;
+  /** Buckets whose folder of bytes was made (a `mkdir` per chunk is a trip through the thread pool). */
+  private readonly preparedDirs = new Set<string>();
 
   constructor(store: Store, dataDir: string) {
     this.store = store;
@@ -109,6 +111,7 @@ export class StorageRecords {
       this.store.prepare('DELETE FROM storage_files WHERE bucket_id = ?').run(id);
       this.store.prepare('DELETE FROM buckets WHERE id = ?').run(id);
     });
+    this.preparedDirs.delete(id);
     void this.removeAfterCommit(join(this.filesDir, id));
   }
 
@@ -226,9 +229,11 @@ export class StorageRecords {
     return join(this.tmpDir, randomUUID());
   }
 
-  /** Creates the bucket's folder of bytes (when it is not there). */
+  /** Creates the bucket's folder of bytes (when it is not there; once per bucket while it lives). */
   async prepareBucketDir(bucketId: string): Promise<void> {
+    if (this.preparedDirs.has(bucketId)) return;
     await mkdir(join(this.filesDir, bucketId), { recursive: true });
+    this.preparedDirs.add(bucketId);
   }
 
   /**
@@ -278,11 +283,17 @@ export class StorageRecords {
 
   /**
    * Removes uploads unfinished since before `now - maxAgeMs` (records and bytes) and temporary
-   * bodies as old; with `orphans` (at start, before any request) also every temporary body, bytes
-   * that no record names and folders of deleted buckets. The files are looked at before the first
+   * bodies as old (`onUploadRemoved` told of each upload removed); with `orphans` (at start,
+   * before any request) also every temporary body, bytes that no record names and folders of
+   * deleted buckets. The files are looked at before the first
    * `await`, so a start-up sweep is done with them before the server listens.
    */
-  async sweep(now: number, maxAgeMs: number, orphans: boolean): Promise<SweepResult> {
+  async sweep(
+    now: number,
+    maxAgeMs: number,
+    orphans: boolean,
+    onUploadRemoved: (bucketId: string, id: string) => void = () => {},
+  ): Promise<SweepResult> {
     const result: SweepResult = { uploads: 0, temporary: 0, orphans: 0 };
     for (const name of readdirSync(this.tmpDir)) {
       const path = join(this.tmpDir, name);
@@ -313,7 +324,12 @@ export class StorageRecords {
     const stale = this.store
       .prepare('SELECT bucket_id, id FROM storage_files WHERE complete = 0 AND updated_at < ?')
       .all(cutoff) as { bucket_id: string; id: string }[];
-    await Promise.all(stale.map(({ bucket_id: bucketId, id }) => this.deleteFile(bucketId, id)));
+    await Promise.all(
+      stale.map(({ bucket_id: bucketId, id }) => {
+        onUploadRemoved(bucketId, id);
+        return this.deleteFile(bucketId, id);
+      }),
+    );
     result.uploads = stale.length;
     return result;
   }

@@ -1,14 +1,9 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { ApiError } from '../../core/errors.ts';
+import { FileBody } from '../../http/file-body.ts';
 import type { Reply } from '../../http/reply.ts';
 import type { FileRecord } from './models.ts';
 import { DOWNLOAD_RANGE_MAX, parseRange, VIEW_RANGE_MAX } from './range.ts';
-
-/**
- * Bytes read from disk at a time for a download or view, whole or a range (the default 64 KiB
- * costs a read and a socket write per 64 KiB). Streamed bytes are never compressed.
- */
-const READ_BUFFER = 1024 * 1024;
 
 /** Types a view answers as themselves (Appwrite's `storage/mimes.php`); any other is `text/plain`. */
 const VIEWABLE = new Set([
@@ -67,7 +62,8 @@ const VIEWABLE = new Set([
 
 /**
  * The answer of `getFileDownload` or `getFileView`: the bytes of a complete file at `path`,
- * streamed from disk in 1 MiB reads, whole or one `Range` (206) by Appwrite's rules.
+ * whole or one `Range` (206) by Appwrite's rules, sent from disk in 1 MiB reads through pooled
+ * buffers ({@link FileBody}). File bytes are never compressed.
  */
 export async function fileBytesReply(
   file: FileRecord,
@@ -112,11 +108,7 @@ export async function fileBytesReply(
         'Content-Length': String(range.end - range.start + 1),
       },
       raw: {
-        data: handle.createReadStream({
-          start: range.start,
-          end: range.end,
-          highWaterMark: READ_BUFFER,
-        }),
+        data: new FileBody(handle, range.start, range.end - range.start + 1),
         contentType,
       },
     };
@@ -124,6 +116,6 @@ export async function fileBytesReply(
   return {
     status: 200,
     headers: { ...headers, 'Content-Length': String(file.sizeOriginal) },
-    raw: { data: handle.createReadStream({ highWaterMark: READ_BUFFER }), contentType },
+    raw: { data: new FileBody(handle, 0, file.sizeOriginal), contentType },
   };
 }

@@ -1,7 +1,7 @@
-import type { Hash } from 'node:crypto';
 import { readFile, rename, rm } from 'node:fs/promises';
 import type { Backend } from '../../backend.ts';
 import { ApiError } from '../../core/errors.ts';
+import { Limiter } from '../../core/limiter.ts';
 import { formatPermissions, type Permission } from '../../core/permissions.ts';
 import { now } from '../../core/time.ts';
 import {
@@ -21,6 +21,7 @@ import {
   type ChunkSet,
 } from './chunks.ts';
 import { RunningDigests, type FileDigest } from './digests.ts';
+import { EarlyFlushes } from './early-flush.ts';
 import {
   assertExtensionAllowed,
   assertSizeAllowed,
@@ -47,18 +48,20 @@ export interface SpooledFile extends FileDigest {
 
 /**
  * One chunk's bytes as received: `size` counts them all; `streamed` when they were written to
- * their place as they came (its `hash` the running MD5 fed with them, when the chunk was the next
- * in order; `recorded` when the upload had a record as the chunk began), else `data` when kept in memory (null when dropped, or more than its range names).
+ * their place as they came (`recorded` when the upload had a record as the chunk began), else
+ * `data` when kept in memory (null when dropped, or more than its range names).
  */
 export interface ChunkBytes {
   size: number;
   data: Buffer | null;
-  streamed: { hash: Hash | null; recorded: boolean } | null;
+  streamed: { recorded: boolean } | null;
 }
 
 /** The chunks of one upload being written as they stream in, and a removal of its bytes under way. */
 interface UploadWriters {
   active: number;
+  /** Runs their writes, two at a time (more would only wait on the file's lock in the thread pool). */
+  limiter: Limiter;
   removing: Promise<void> | null;
   /** Called once no chunk is being written any more. */
   idle: (() => void)[];
@@ -85,10 +88,13 @@ export class StorageStore {
   private readonly placing = new Set<string>();
   /** Uploads with chunks being written as they stream in, by `bucketId/fileId`. */
   private readonly writers = new Map<string, UploadWriters>();
+  /** Flushes of uploads' files started while their chunks come in. */
+  private readonly flushes: EarlyFlushes;
 
   constructor(backend: Backend) {
     this.backend = backend;
     this.records = new StorageRecords(backend.store, backend.config.dataDir);
+    this.flushes = new EarlyFlushes((path) => this.records.flushFile(path));
   }
 
   // Buckets
@@ -232,6 +238,7 @@ export class StorageStore {
     if (!file) throw new ApiError('storage_file_not_found');
     assertFileAccess(reach, file.permissions, caller, 'delete');
     this.digests.drop(uploadKey(bucket.id, file.id));
+    this.flushes.forget(uploadKey(bucket.id, file.id));
     void this.records.deleteFile(bucket.id, file.id);
     this.publish(bucket, file, 'delete');
   }
@@ -317,7 +324,7 @@ export class StorageStore {
     }
     const file = this.records.getFile(bucket.id, upload.id);
     if (file && (file.complete || file.sizeOriginal !== position.size)) return { kind: 'drop' };
-    const writers = this.writers.get(key) ?? { active: 0, removing: null, idle: [] };
+    const writers = this.writers.get(key) ?? newWriters();
     this.writers.set(key, writers);
     writers.active++;
     let released = false;
@@ -326,7 +333,7 @@ export class StorageStore {
       path: this.records.pathOf(bucket.id, upload.id),
       start: position.start,
       length: position.length,
-      hash: this.digests.begin(key, position.index),
+      limiter: writers.limiter,
       recorded: file !== null,
       release: () => {
         if (released) return;
@@ -348,7 +355,7 @@ export class StorageStore {
     const key = uploadKey(bucketId, fileId);
     if (this.records.getFile(bucketId, fileId) || (this.writers.get(key)?.active ?? 0) > 0) return;
     if (this.writers.get(key)?.removing) return;
-    const writers: UploadWriters = { active: 0, removing: null, idle: [] };
+    const writers = newWriters();
     this.writers.set(key, writers);
     writers.removing = rm(this.records.pathOf(bucketId, fileId), { force: true }).finally(() => {
       if (this.writers.get(key) === writers) this.writers.delete(key);
@@ -413,11 +420,8 @@ export class StorageStore {
       records.insertFile(file);
     }
     const path = records.pathOf(bucket.id, upload.id);
-    let hash = chunk.streamed?.hash ?? null;
     if (chunk.data) {
       await records.prepareBucketDir(bucket.id);
-      hash = this.digests.begin(key, position.index);
-      hash?.update(chunk.data);
       await records.writeChunk(path, position.start, chunk.data);
       file = records.getFile(bucket.id, upload.id);
       if (!file) {
@@ -428,10 +432,11 @@ export class StorageStore {
       if (file.complete) return { file, created: false };
     }
     const chunks = withChunk(file.chunks, position.index);
-    void this.digests.commit(key, position.index, hash, path, chunks, position.size);
+    this.digests.commit(key, position.index, path, chunks, position.size);
     if (countChunks(chunks) < file.chunksTotal) {
       file = { ...file, chunks, updatedAt: now() };
       records.updateFile(file);
+      this.flushes.recorded(key, path, position.length);
       return { file, created: true };
     }
     const pending = this.finishing.get(key);
@@ -474,9 +479,11 @@ export class StorageStore {
     await records.truncateFile(path, recorded.sizeOriginal);
     const [{ md5, sample, size }] = await Promise.all([
       this.digests.finish(key, path, recorded.sizeOriginal),
-      // one flush for the whole file, before it is recorded complete (chunks are not flushed one by one)
+      // the flush that counts, before the file is recorded complete (chunks are acknowledged once
+      // in the page cache; flushes started every 32 MiB left it only the last few to write)
       records.flushFile(path),
     ]);
+    this.flushes.forget(key);
     const mimeType = await detectMimeType(sample);
     const current = records.getFile(bucket.id, upload.id);
     if (!current) throw new ApiError('storage_file_not_found');
@@ -495,12 +502,20 @@ export class StorageStore {
     return file;
   }
 
+  /** Stops what runs beside the requests (the MD5 worker): the backend closes. */
+  close(): Promise<void> {
+    return this.digests.close();
+  }
+
   /**
    * Removes uploads unfinished for longer than `maxAgeMs` and old temporary bodies; `atStart`
    * (before any request) also bytes without a record and folders of deleted buckets.
    */
   sweep(at: number, maxAgeMs: number, atStart: boolean): Promise<SweepResult> {
-    return this.records.sweep(at, maxAgeMs, atStart);
+    return this.records.sweep(at, maxAgeMs, atStart, (bucketId, fileId) => {
+      this.digests.drop(uploadKey(bucketId, fileId));
+      this.flushes.forget(uploadKey(bucketId, fileId));
+    });
   }
 
   /** `buckets.<b>.files.<f>.<action>` to the bucket's readers (and the file's with `fileSecurity`). */
@@ -514,6 +529,13 @@ export class StorageStore {
       payload: fileModel(file),
     });
   }
+}
+
+/** Writes of one upload's file in libuv's thread pool at once. */
+const WRITES_PER_FILE = 2;
+
+function newWriters(): UploadWriters {
+  return { active: 0, limiter: new Limiter(WRITES_PER_FILE), removing: null, idle: [] };
 }
 
 /** An upload's key in the maps of uploads in progress. */

@@ -1,18 +1,19 @@
-import { createHash, type Hash } from 'node:crypto';
-import { once } from 'node:events';
-import { constants, createWriteStream } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
-import { finished } from 'node:stream/promises';
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open, rm, type FileHandle } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import type { Limiter } from '../../core/limiter.ts';
+import { GatheredWrites } from './gathered-writes.ts';
 import { MIME_SAMPLE_BYTES } from './mime.ts';
 import { readMultipart, type FileSink, type MultipartBody } from './multipart.ts';
 import type { ChunkBytes, SpooledFile } from './store.ts';
 
 /**
- * Streams a file part to a fresh temporary path, computing its MD5 and keeping its first bytes,
- * and flushes it to the disk. Past `limit` bytes, or when `keep(name)` is false, the bytes are
- * read and dropped (the temporary file removed) — the refusal is made once the body is read.
+ * Streams a file part to a fresh temporary path (1 MiB at a time, {@link GatheredWrites}),
+ * computing its MD5 and keeping its first bytes, and flushes it to the disk. Past `limit` bytes,
+ * or when `keep(name)` is false, the bytes are read and dropped (the temporary file removed) —
+ * the refusal is made once the body is read.
  */
 function diskSink(
   temporaryPath: () => string,
@@ -25,13 +26,23 @@ function diskSink(
     let headSize = 0;
     let size = 0;
     let path: string | null = keep(name) ? temporaryPath() : null;
-    const out = path ? createWriteStream(path, { flush: true, mode: 0o600 }) : null;
+    let handle: FileHandle | null = null;
+    let out: GatheredWrites | null = null;
     try {
+      if (path) {
+        handle = await open(
+          path,
+          constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC,
+          0o600,
+        );
+        out = new GatheredWrites(handle, 0);
+      }
       for await (const piece of stream as AsyncIterable<Buffer>) {
         size += piece.length;
-        if (!out || out.destroyed) continue;
+        if (!out) continue;
         if (size > limit) {
-          out.destroy();
+          await out.abandon();
+          out = null;
           continue;
         }
         hash.update(piece);
@@ -40,19 +51,23 @@ function diskSink(
           head.push(taken);
           headSize += taken.length;
         }
-        if (!out.write(piece)) await once(out, 'drain');
+        await out.write(piece);
       }
-      if (out && !out.destroyed) {
-        out.end();
-        await once(out, 'close');
-      } else if (path) {
+      if (out) {
+        await out.end();
+        // on the disk before it is moved into place and recorded complete
+        await handle!.datasync();
+      }
+    } catch (error) {
+      await out?.abandon();
+      out = null;
+      throw error;
+    } finally {
+      await handle?.close();
+      if (path && !out) {
         await rm(path, { force: true });
         path = null;
       }
-    } catch (error) {
-      out?.destroy();
-      if (path) await rm(path, { force: true });
-      throw error;
     }
     return { path, size, md5: hash.digest('hex'), sample: Buffer.concat(head) };
   };
@@ -60,8 +75,7 @@ function diskSink(
 
 /**
  * Where a chunk's bytes go, decided when its file part starts (the fields before it known):
- * `stream` writes them straight to their offset in the upload's file (hashed on the way when
- * `hash` is given), `memory` keeps them (≤ 5 MiB, when the upload's id is not known yet), `drop`
+ * `stream` writes them straight to their offset in the upload's file, `memory` keeps them (≤ 5 MiB, when the upload's id is not known yet), `drop`
  * reads and counts them (the request is refused once its body is read).
  */
 export type ChunkPlacement =
@@ -70,8 +84,8 @@ export type ChunkPlacement =
       path: string;
       start: number;
       length: number;
-      /** The running MD5 to feed the bytes into, when this chunk is the next in order. */
-      hash: Hash | null;
+      /** Runs the writes of every chunk of the upload (the kernel serializes writes to one file). */
+      limiter: Limiter;
       /** Whether the upload had a record when the chunk began (it is not re-created if deleted meanwhile). */
       recorded: boolean;
       /** Called once the bytes are written (or the writing failed). */
@@ -100,8 +114,7 @@ async function count(stream: Readable): Promise<number> {
 
 /**
  * Writes a chunk's bytes as they arrive at their offset of the upload's file (never more than
- * its range names: the rest is only counted), through a write stream that batches them (one
- * `writev` per burst, no 5 MiB buffer), feeding the running MD5 when given.
+ * its range names: the rest is only counted), 1 MiB at a time ({@link GatheredWrites}).
  */
 async function streamToPlace(
   stream: Readable,
@@ -110,33 +123,30 @@ async function streamToPlace(
   let size = 0;
   try {
     const handle = await open(place.path, constants.O_WRONLY | constants.O_CREAT, 0o600);
-    const out = handle.createWriteStream({ start: place.start, highWaterMark: WRITE_BUFFER });
+    const out = new GatheredWrites(handle, place.start, place.limiter);
     try {
       for await (const piece of stream as AsyncIterable<Buffer>) {
         const room = place.length - size;
         size += piece.length;
         if (room <= 0) continue;
-        const kept = piece.length <= room ? piece : piece.subarray(0, room);
-        place.hash?.update(kept);
-        if (!out.write(kept)) await once(out, 'drain');
+        await out.write(piece.length <= room ? piece : piece.subarray(0, room));
       }
-      out.end();
-      await finished(out);
-    } finally {
-      if (!out.closed) {
-        out.destroy();
-        await once(out, 'close');
-      }
+      await out.end();
+    } catch (error) {
+      await out.abandon();
+      await handle.close().catch(() => {});
+      throw error;
     }
+    // The bytes are in the page cache: the chunk is answered while its file closes (one trip
+    // through the thread pool less before the answer).
+    handle.close().catch((error: unknown) => {
+      console.error(`[storage] could not close ${place.path}`, error);
+    });
   } finally {
     place.release();
   }
-  const hash = size === place.length ? place.hash : null;
-  return { data: null, size, streamed: { hash, recorded: place.recorded } };
+  return { data: null, size, streamed: { recorded: place.recorded } };
 }
-
-/** Bytes a chunk's write stream gathers before it writes them (in one `writev`). */
-const WRITE_BUFFER = 1024 * 1024;
 
 /** How a `createFile` body is read: one chunk placed by `place`, or a whole file streamed to disk. */
 export type UploadReading =
