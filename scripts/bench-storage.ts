@@ -202,6 +202,12 @@ async function pageBundle(): Promise<string> {
   return result.outputFiles[0]!.text;
 }
 
+/** What the backend's `GET /_emulator/storage/timings` answers (emulator/src/services/storage/timings.ts). */
+interface BackendTimings {
+  chunkAnswer: { count: number; median: number; p90: number; max: number };
+  finishes: { writers: number; truncate: number; md5: number; flush: number; total: number }[];
+}
+
 interface Row {
   label: string;
   values: number[];
@@ -328,6 +334,25 @@ async function main(): Promise<void> {
     const sinkInFlight = { web: [] as number[], node: [] as number[] };
     const sinkStats = async () =>
       (await (await fetch(`${sinkEndpoint}/_sink/stats`)).json()) as { maxInFlight: number };
+    /** Where each SDK upload's time went on the backend (its test switch, since the last call). */
+    const backendTimings = async (): Promise<BackendTimings | null> => {
+      const response = await fetch(`${endpoint.replace(/\/v1$/, '')}/_emulator/storage/timings`, {
+        headers: { 'x-appwrite-key': apiKey },
+      });
+      // an older backend (--emulator-root) has no such switch
+      return response.ok ? ((await response.json()) as BackendTimings) : null;
+    };
+    type SdkWay = 'web-sdk' | 'node-sdk';
+    const timingRows = () => ({
+      median: [] as number[],
+      p90: [] as number[],
+      md5: [] as number[],
+      flush: [] as number[],
+    });
+    const timings: Record<SdkWay, ReturnType<typeof timingRows>> = {
+      'web-sdk': timingRows(),
+      'node-sdk': timingRows(),
+    };
     const sinkAdmin = new Client().setEndpoint(sinkEndpoint).setProject(projectId).setKey(apiKey);
     const download: number[] = [];
     const downloadServerCpu: number[] = [];
@@ -396,7 +421,9 @@ async function main(): Promise<void> {
     for (let run = 1; run <= RUNS; run++) {
       for (const way of WAYS) {
         const sinkWay = way.endsWith('-sink');
+        const sdkWay = way === 'web-sdk' || way === 'node-sdk' ? way : null;
         if (sinkWay) await sinkStats();
+        if (sdkWay) await backendTimings();
         const [result, cost] = await measured(
           sinkWay ? sink.pid! : child.pid!,
           way.startsWith('web') ? chromiumCpu : nodeCpu,
@@ -414,6 +441,19 @@ async function main(): Promise<void> {
             `run ${run} ${way}: ${speeds[way].at(-1)!.toFixed(1)} MB/s, ${cpuNote}, ${maxInFlight} chunks in flight at most\n`,
           );
           continue;
+        }
+        if (sdkWay) {
+          const report = await backendTimings();
+          const last = report?.finishes.at(-1);
+          const row = timings[sdkWay];
+          row.median.push(report?.chunkAnswer.median ?? NaN);
+          row.p90.push(report?.chunkAnswer.p90 ?? NaN);
+          row.md5.push(last?.md5 ?? NaN);
+          row.flush.push(last?.flush ?? NaN);
+          if (report && last)
+            process.stdout.write(
+              `run ${run} ${way}: backend, chunk's last byte read → answer ready median ${report.chunkAnswer.median.toFixed(1)} ms, p90 ${report.chunkAnswer.p90.toFixed(1)} ms (${report.chunkAnswer.count} chunks); last chunk waited ${last.md5.toFixed(1)} ms for the MD5, ${last.flush.toFixed(1)} ms for the flush, ${last.total.toFixed(1)} ms in all\n`,
+            );
         }
         await check(result.id);
         if (way !== 'node-plain') await storage.deleteFile({ bucketId, fileId: result.id });
@@ -501,6 +541,26 @@ async function main(): Promise<void> {
         values: ratio(speeds['web-sdk'], speeds['web-sdk-sink']),
         unit: '×',
       },
+      {
+        label: "web SDK: backend, a chunk's last byte read → its answer ready, median",
+        values: timings['web-sdk'].median,
+        unit: 'ms',
+      },
+      {
+        label: "web SDK: backend, a chunk's last byte read → its answer ready, p90",
+        values: timings['web-sdk'].p90,
+        unit: 'ms',
+      },
+      {
+        label: 'web SDK: backend, last chunk waiting for the MD5',
+        values: timings['web-sdk'].md5,
+        unit: 'ms',
+      },
+      {
+        label: 'web SDK: backend, last chunk waiting for the flush (beside the MD5)',
+        values: timings['web-sdk'].flush,
+        unit: 'ms',
+      },
       ...rateRows(
         'node-appwrite (5 MiB chunks, 8 asked in flight)',
         'node-sdk',
@@ -535,6 +595,26 @@ async function main(): Promise<void> {
         label: 'node-appwrite to the backend ÷ its own limit',
         values: ratio(speeds['node-sdk'], speeds['node-sdk-sink']),
         unit: '×',
+      },
+      {
+        label: "node-appwrite: backend, a chunk's last byte read → its answer ready, median",
+        values: timings['node-sdk'].median,
+        unit: 'ms',
+      },
+      {
+        label: "node-appwrite: backend, a chunk's last byte read → its answer ready, p90",
+        values: timings['node-sdk'].p90,
+        unit: 'ms',
+      },
+      {
+        label: 'node-appwrite: backend, last chunk waiting for the MD5',
+        values: timings['node-sdk'].md5,
+        unit: 'ms',
+      },
+      {
+        label: 'node-appwrite: backend, last chunk waiting for the flush (beside the MD5)',
+        values: timings['node-sdk'].flush,
+        unit: 'ms',
       },
       {
         label: 'backend RSS above idle, web SDK upload (peak)',
@@ -600,16 +680,18 @@ async function main(): Promise<void> {
 
 const INTRO = `\`npm run bench:storage\` (scripts/bench-storage.ts): a file uploaded to a fresh local backend
 through the web SDK in headless Chromium and through node-appwrite (5 MiB chunks: the first
-alone, then up to 8 asked in flight), each against one plain multipart request of the same bytes
-to the same backend from the same client; each SDK's uploads to a server (its own process) that
-only reads the bodies — the SDK's own limit, what the SDK could reach with a backend costing
-nothing; the backend's resident memory above its idle size during each upload (sampled every
-20 ms); beside every rate the CPU time per MiB of its server (backend or sink, from /proc) and
-of its client (Node: \`process.cpuUsage\`; Chromium: the sum of its processes through CDP
-\`SystemInfo.getProcessInfo\`) — figures other load on the machine moves far less than a rate;
-the download (node:http) against reading the stored file from disk. Runs interleave the six uploads; every upload to the
-backend is checked (size and MD5 signature against the bytes sent). Targets (issue 18): the SDK
-path at ≥ 50% of the plain one and ≥ 100 MB/s; RSS ≤ 100 MB above idle.
+alone, then 8 asked in flight — Chromium sends 6 at once, its connections per host), each against
+one plain multipart request of the same bytes to the same backend from the same client; each
+SDK's uploads to a server (its own process) that only reads the bodies — the SDK's own limit, what
+the SDK could reach with a backend costing nothing; the backend's resident memory above its idle
+size during each upload (sampled every 20 ms); beside every rate the CPU time per MiB of its server
+(backend or sink, from /proc) and of its client (Node: \`process.cpuUsage\`; Chromium: the sum of
+its processes through CDP \`SystemInfo.getProcessInfo\`) — figures other load on the machine moves
+far less than a rate; the download (node:http) against reading the stored file from disk. Runs
+interleave the six uploads; every upload to the backend is checked (size and MD5 signature
+against the bytes sent). \`--emulator-root <dir>\` runs another checkout's backend (A/B runs of two
+builds, interleaved). Targets (issue 18): the SDK path at ≥ 50% of the plain one and ≥ 100 MB/s;
+RSS ≤ 100 MB above idle.
 `;
 
 await main();

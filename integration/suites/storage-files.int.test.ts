@@ -2,7 +2,7 @@ import { AppwriteException, ID, Permission, Query, Role, Storage } from 'node-ap
 import { InputFile } from 'node-appwrite/file';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { beforeAllOnTarget, serverClient, uniqueTestId } from '../support/clients.ts';
+import { backend, beforeAllOnTarget, serverClient, uniqueTestId } from '../support/clients.ts';
 import { createWebUser } from '../support/realtime.ts';
 import {
   chunkOf,
@@ -135,6 +135,30 @@ describe('storage files', () => {
       const downloaded = Buffer.from(await storage().getFileDownload({ bucketId, fileId }));
       expect(md5(downloaded)).toBe(md5(bytes));
     }
+  });
+
+  it('answers where chunked uploads spent their time on the backend (test switch, bootstrap key only)', async () => {
+    const connection = backend();
+    const url = `${connection.endpoint.replace(/\/v1$/, '')}/_emulator/storage/timings`;
+    expect((await fetch(url)).status).toBe(401);
+    const bytes = patternBytes(11 * MB, 9);
+    await storage().createFile({
+      bucketId,
+      fileId: ID.unique(),
+      file: InputFile.fromBuffer(bytes, 'timed.bin'),
+    });
+    const report = (await (
+      await fetch(url, { headers: { 'x-appwrite-key': connection.apiKey } })
+    ).json()) as {
+      chunkAnswer: { count: number; median: number; max: number };
+      finishes: { md5: number; flush: number; total: number }[];
+    };
+    // other suites upload beside this one: at least this upload's 3 chunks and 1 finish
+    expect(report.chunkAnswer.count).toBeGreaterThanOrEqual(3);
+    expect(report.chunkAnswer.max).toBeGreaterThanOrEqual(report.chunkAnswer.median);
+    expect(report.finishes.length).toBeGreaterThanOrEqual(1);
+    for (const finish of report.finishes)
+      expect(finish.total).toBeGreaterThanOrEqual(Math.max(finish.md5, finish.flush));
   });
 
   it('takes chunks in any order, answers a repeated chunk as Appwrite does, and only then is the file finished', async () => {

@@ -1,6 +1,24 @@
-import type { BackendModule } from '../../backend.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Backend, BackendModule } from '../../backend.ts';
+import { allowSwitch, answerJson } from '../../http/switches.ts';
 import { routes } from './routes.ts';
 import { StorageStore } from './store.ts';
+
+/** The test switch that answers where uploads' time went (outside `/v1`, bootstrap key only). */
+export const TIMINGS_PATH = '/_emulator/storage/timings';
+
+/**
+ * `GET /_emulator/storage/timings` with `X-Appwrite-Key: <bootstrap key>` → the chunks' waits
+ * between their body's last byte and their answer, and the uploads' finishes, since the last call
+ * (`TimingsReport`; bench:storage reads it after each upload).
+ */
+function timingsSwitch(backend: Backend, store: StorageStore) {
+  return (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
+    if (url.pathname !== TIMINGS_PATH || req.method !== 'GET') return Promise.resolve(false);
+    if (allowSwitch(backend, req, res)) answerJson(res, 200, store.timings.take());
+    return Promise.resolve(true);
+  };
+}
 
 /** How long an unfinished upload is kept by default (seconds): `BACKEND_STORAGE_UPLOAD_TTL_SECONDS`. */
 const DEFAULT_UPLOAD_TTL_SECONDS = 3600;
@@ -33,7 +51,8 @@ export const storageModule: BackendModule<'storage'> = {
   name: 'storage',
   store: (backend) => new StorageStore(backend),
   routes,
-  attach: (_backend, store) => {
+  attach: (backend, store) => {
+    backend.httpFallbacks.push(timingsSwitch(backend, store));
     const ttlMs = uploadTtlMs();
     const report = (error: unknown) => console.error('[storage] sweep failed', error);
     sweep(store, ttlMs, true).catch(report);

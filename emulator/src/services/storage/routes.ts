@@ -123,6 +123,16 @@ function deleteBucket(ctx: RequestContext): Reply {
  * nothing behind.
  */
 async function createFile(ctx: RequestContext): Promise<Reply> {
+  let bodyRead = 0;
+  ctx.request.once('end', () => (bodyRead = performance.now()));
+  const reply = await createFileFrom(ctx);
+  if (bodyRead > 0 && header(ctx, 'content-range') !== '')
+    store(ctx).timings.chunk(performance.now() - bodyRead);
+  return reply;
+}
+
+/** {@link createFile}'s work (its caller times the chunks). */
+async function createFileFrom(ctx: RequestContext): Promise<Reply> {
   const caller = storageCaller(ctx.identity);
   const bucket = store(ctx).uploadBucket(ctx.params.bucketId!, caller);
   const rangeHeader = header(ctx, 'content-range');

@@ -22,6 +22,7 @@ import {
 } from './chunks.ts';
 import { RunningDigests, type FileDigest } from './digests.ts';
 import { EarlyFlushes } from './early-flush.ts';
+import { UploadTimings } from './timings.ts';
 import {
   assertExtensionAllowed,
   assertSizeAllowed,
@@ -90,6 +91,8 @@ export class StorageStore {
   private readonly writers = new Map<string, UploadWriters>();
   /** Flushes of uploads' files started while their chunks come in. */
   private readonly flushes: EarlyFlushes;
+  /** Where uploads' time goes (the test switch `GET /_emulator/storage/timings`). */
+  readonly timings = new UploadTimings();
 
   constructor(backend: Backend) {
     this.backend = backend;
@@ -471,17 +474,24 @@ export class StorageStore {
     const { records } = this;
     const path = records.pathOf(bucket.id, upload.id);
     const key = uploadKey(bucket.id, upload.id);
+    const started = performance.now();
     // a chunk sent again may still be writing its (same) bytes: the file is checked once it is not
     await this.writersDone(key);
+    const written = performance.now();
     const recorded = records.getFile(bucket.id, upload.id);
     if (!recorded) throw new ApiError('storage_file_not_found');
     // bytes past the end (left by an earlier upload of that id) are cut before the file is read
     await records.truncateFile(path, recorded.sizeOriginal);
-    const [{ md5, sample, size }] = await Promise.all([
-      this.digests.finish(key, path, recorded.sizeOriginal),
-      // the flush that counts, before the file is recorded complete (chunks are acknowledged once
-      // in the page cache; flushes started every 32 MiB left it only the last few to write)
-      records.flushFile(path),
+    const truncated = performance.now();
+    const since = () => performance.now() - truncated;
+    const digest = this.digests.finish(key, path, recorded.sizeOriginal);
+    // the flush that counts, before the file is recorded complete (chunks are acknowledged once
+    // in the page cache; flushes started every 32 MiB left it only the last few to write)
+    const flush = records.flushFile(path);
+    const [{ md5, sample, size }, md5Wait, flushWait] = await Promise.all([
+      digest,
+      digest.then(since),
+      flush.then(since),
     ]);
     this.flushes.forget(key);
     const mimeType = await detectMimeType(sample);
@@ -498,6 +508,13 @@ export class StorageStore {
       updatedAt: now(),
     };
     records.updateFile(file);
+    this.timings.finish({
+      writers: written - started,
+      truncate: truncated - written,
+      md5: md5Wait,
+      flush: flushWait,
+      total: performance.now() - started,
+    });
     this.publish(bucket, file, 'create');
     return file;
   }
