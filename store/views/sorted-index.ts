@@ -10,6 +10,18 @@ export interface IndexEntry {
   readonly tie: number;
 }
 
+// Objects made by literals with the same keys share one shape in V8, which also tracks what
+// each field has held (small integers, doubles, anything). Keys are integers in some indexes,
+// doubles (times) or texts in others: the shapes of entries (`{id, key, tie}`, and the sort
+// columns' `{id, key, tie, slot}`) take every kind of key once, here, so that a first index
+// with another kind of key does not change the shape, which would make every entry of the
+// other indexes be rewritten when next read.
+for (const entry of [
+  { id: '', key: 0 as SortValue, tie: 0 },
+  { id: '', key: 0 as SortValue, tie: 0, slot: 0 },
+])
+  for (const key of [0.5, '', null]) entry.key = key;
+
 /** Sort direction of an index's key. */
 export type Direction = 'asc' | 'desc';
 
