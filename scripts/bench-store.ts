@@ -1,9 +1,17 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   createEntityAdapter,
   createSlice,
@@ -556,7 +564,7 @@ function runChild(peerName: PeerName, count: number): ChildResult {
  * (JSON text), parsed as the SDK parses responses (json-bigint, in JavaScript) and converted by
  * the store's reader into a list copy. Made in pages, so only the records stay.
  */
-function snapshotOrders(count: number): Order[] {
+function snapshotOrders(count: number, read = listOrderFromDocument): Order[] {
   const out: Order[] = [];
   const orders = dataset(count);
   const page = 1000;
@@ -565,26 +573,49 @@ function snapshotOrders(count: number): Order[] {
       documents: orders.slice(i, i + page).map((order) => orderDocument(order)),
     });
     const parsed = JSONbig.parse(text) as { documents: DocumentMeta[] };
-    for (const doc of parsed.documents) out.push(listOrderFromDocument(doc));
+    for (const doc of parsed.documents) out.push(read(doc));
   }
   return out;
 }
 
-function heapChild(
-  peerName: PeerName,
-  count: number,
-): { peer: PeerName; heap: number; base: number } {
+/** What a heap child measures: heap used after GC, over an empty process (`base`). */
+interface HeapResult {
+  peer: PeerName;
+  heap: number;
+  base: number;
+  /** The desk store only: the heap once a search has been typed (what searching keeps). */
+  searched?: number;
+}
+
+async function heapChild(peerName: PeerName, count: number, dir?: string): Promise<HeapResult> {
+  const kit = peerName === 'livedesk' ? await loadKit(dir) : null;
   gc();
   const base = process.memoryUsage().heapUsed;
-  const peer = FACTORIES[peerName]();
+  const store = kit ? kit.createDeskStore({ now: () => NOW }) : null;
+  const peer = store
+    ? {
+        load: (orders: readonly Order[]) => store.getState().loadSnapshot({ orders }),
+        count: () => store.getState().orders.size,
+      }
+    : FACTORIES[peerName]();
   // The generated array is dropped after loading; only what the peer keeps stays. Every peer
   // holds the orders as the desk's snapshot reads them.
-  peer.load(snapshotOrders(count));
+  peer.load(snapshotOrders(count, kit?.listOrderFromDocument));
   gc();
   gc();
   const heap = process.memoryUsage().heapUsed;
   if (peer.count() !== count) throw new Error('heap child: orders missing');
-  return { peer: peerName, heap, base };
+  if (!store) return { peer: peerName, heap, base };
+  // A search typed on the default view, then cleared: what the store keeps for the next one.
+  let handle: OrderViewHandle | null = null;
+  for (const text of ['a', 'an', '']) {
+    const next = store.getState().acquireOrderView({ ...DEFAULT_ORDER_VIEW, text });
+    handle?.release();
+    handle = next;
+  }
+  gc();
+  gc();
+  return { peer: peerName, heap, base, searched: process.memoryUsage().heapUsed };
 }
 
 // Child: table interactions --------------------------------------------------------------------
@@ -597,22 +628,39 @@ interface Spread {
   n: number;
 }
 
-/** Interactions on the desk store, the ways a view can be made. */
+/** The kinds of input timed: `firstSort` and `firstSearch` before any preparation. */
+const INPUTS = ['sort', 'firstSort', 'filter', 'search', 'firstSearch'] as const;
+type InputKind = (typeof INPUTS)[number];
+
+/** One store's figures per kind of input. */
+interface StoreInteractions {
+  /** In slices (as in the app): input → view ready, slices run back to back (wall ms). */
+  sliced: Partial<Record<InputKind, Spread>>;
+  /** The longest slice (synchronous task) per input, wall ms. */
+  slice: Partial<Record<InputKind, Spread>>;
+  /** The main thread's CPU time per input in slices, ms: what a busy machine adds no waiting to. */
+  slicedCpu: Partial<Record<InputKind, Spread>>;
+  /** The longest slice's main-thread CPU time per input, ms. */
+  sliceCpu: Partial<Record<InputKind, Spread>>;
+  /** At once: the pass over a sort column, or over a view it narrows (wall ms). */
+  column: Partial<Record<InputKind, Spread>>;
+  /** The main thread's CPU time per input at once, ms. */
+  cpu: Partial<Record<InputKind, Spread>>;
+}
+
+/** Interactions on the desk store (and on the baseline's, inputs interleaved), the ways a view can be made. */
 interface InteractionResult {
   /** Preparing every sort column after the load (idle time in the app), ms per column. */
   prepare: Record<string, number>;
   /** The same in slices: the longest slice per column, ms. */
   prepareSlice: Record<string, number>;
-  /** The store at once: a pass over a sort column, or over a view it narrows. */
-  column: Record<'sort' | 'firstSort' | 'filter' | 'search', Spread>;
-  /** The store in slices (as in the app): input → view ready, slices run back to back. */
-  sliced: Record<'sort' | 'firstSort' | 'filter' | 'search', Spread>;
-  /** The longest slice (synchronous task) per input. */
-  slice: Record<'sort' | 'firstSort' | 'filter' | 'search', Spread>;
+  /** Preparing the search text after the load, ms at once. */
+  prepareSearch: number | null;
+  store: StoreInteractions;
+  /** The baseline's store on the same inputs (absent without one). */
+  baseline: StoreInteractions | null;
   /** A full sort of every matching order per input (how views were made before). */
-  sort: Record<'sort' | 'filter' | 'search', Spread>;
-  /** The store's CPU time (process user + system) per input: less sensitive to a busy machine. */
-  cpu: Record<'sort' | 'filter' | 'search', Spread>;
+  sort: Partial<Record<InputKind, Spread>>;
 }
 
 function spread(values: number[]): Spread {
@@ -647,98 +695,180 @@ function interactionScript(): { kind: 'sort' | 'filter' | 'search'; spec: OrderV
   return out;
 }
 
-function interactionChild(count: number): InteractionResult {
+/** The main thread's CPU time, ms (the process's where Node cannot tell one thread's). */
+function threadCpu(): number {
+  const usage =
+    (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.() ??
+    process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+/** A store module: this tree's, or a baseline's (`--baseline`, loaded from its own copy). */
+interface StoreKit {
+  createDeskStore: typeof createDeskStore;
+  listOrderFromDocument: typeof listOrderFromDocument;
+}
+
+const THIS_STORE: StoreKit = { createDeskStore, listOrderFromDocument };
+
+async function loadKit(dir: string | undefined): Promise<StoreKit> {
+  if (dir === undefined) return THIS_STORE;
+  const index = (await import(pathToFileURL(join(dir, 'store/index.ts')).href)) as StoreKit;
+  const testing = (await import(pathToFileURL(join(dir, 'store/testing.ts')).href)) as StoreKit;
+  return {
+    createDeskStore: index.createDeskStore,
+    listOrderFromDocument: testing.listOrderFromDocument,
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The table interactions on this tree's store and, when given, the baseline's, one input at a
+ * time on each (alternating which goes first), the same 100 events applied to both before it.
+ * Four runs: sort columns prepared or not (then the first sort by a column sorts it, and the
+ * first keystroke makes the search text), at once or in slices. Each input comes after a full GC
+ * and a pause for the GC's background threads.
+ */
+async function interactionChild(
+  count: number,
+  baseline: StoreKit | null,
+): Promise<InteractionResult> {
   const orders = dataset(count);
-  const stream = new Stream(orders);
   const script = interactionScript();
   const clock = () => performance.now();
-  const run = (prepared: boolean, sliced: boolean) => {
-    const slices = sliced ? new ManualSlices({ clock }) : null;
-    const store = createDeskStore({ now: () => NOW, ...(slices ? { slices } : {}) });
-    store.getState().loadSnapshot({ orders });
-    /** Runs the waiting slices back to back; the longest one, ms. */
-    const runSlices = () => {
-      let longest = 0;
+  const kits = baseline ? [THIS_STORE, baseline] : [THIS_STORE];
+  type Samples = Record<InputKind, number[]>;
+  const samples = (): Samples => ({
+    sort: [],
+    firstSort: [],
+    filter: [],
+    search: [],
+    firstSearch: [],
+  });
+  const run = async (prepared: boolean, sliced: boolean) => {
+    const stream = new Stream(orders);
+    const stores = kits.map((kit) => {
+      const slices = sliced ? new ManualSlices({ clock }) : null;
+      const store = kit.createDeskStore({ now: () => NOW, ...(slices ? { slices } : {}) });
+      store.getState().loadSnapshot({ orders });
+      return {
+        store,
+        slices,
+        shown: null as OrderViewHandle | null,
+        searched: false,
+        times: samples(),
+        longest: samples(),
+        cpu: samples(),
+        sliceCpu: samples(),
+      };
+    });
+    /** Runs a store's waiting slices back to back; its longest one, wall and CPU ms. */
+    const runSlices = (slices: ManualSlices | null) => {
+      let wall = 0;
+      let cpu = 0;
       while (slices !== null && slices.pending > 0) {
         const started = performance.now();
+        const cpuStarted = threadCpu();
         slices.runNext();
-        longest = Math.max(longest, performance.now() - started);
+        wall = Math.max(wall, performance.now() - started);
+        cpu = Math.max(cpu, threadCpu() - cpuStarted);
       }
-      return longest;
+      return { wall, cpu };
     };
     const prepare: Record<string, number> = {};
     const prepareSlice: Record<string, number> = {};
-    if (prepared)
+    let prepareSearch: number | null = null;
+    if (prepared) {
+      const { store, slices } = stores[0]!;
       for (const key of ORDER_SORT_KEYS) {
         const started = performance.now();
         store.getState().prepareSortColumns([key as OrderSortKey]);
         const first = performance.now() - started;
-        prepareSlice[key] = Math.max(first, runSlices());
+        prepareSlice[key] = Math.max(first, runSlices(slices).wall);
         prepare[key] = performance.now() - started;
       }
-    const times: Record<string, number[]> = { sort: [], firstSort: [], filter: [], search: [] };
-    const longest: Record<string, number[]> = { sort: [], firstSort: [], filter: [], search: [] };
-    const fullSort: Record<string, number[]> = { sort: [], filter: [], search: [] };
-    const cpuTimes: Record<string, number[]> = { sort: [], firstSort: [], filter: [], search: [] };
-    let shown: OrderViewHandle | null = null;
-    for (const { kind, spec } of script) {
-      // Traffic between inputs: the columns and views are kept up to date meanwhile.
-      store.getState().applyRemote(
-        stream
-          .batch(100)
-          .map((e) => ({ collection: 'orders', kind: e.kind, record: e.record }) as RemoteChange),
-        { eventsAt: NOW },
-      );
-      gc();
-      const label =
-        !prepared && kind === 'sort' && !store.getState().sortColumns[spec.sort]
-          ? 'firstSort'
-          : kind;
-      const cpu = process.cpuUsage();
       const started = performance.now();
-      const next = store.getState().acquireOrderView(spec);
-      const first = performance.now() - started;
-      const slice = Math.max(first, runSlices());
-      times[label]!.push(performance.now() - started);
-      longest[label]!.push(slice);
-      if (!store.getState().orderViews[next.key]) throw new Error('view not made');
-      const used = process.cpuUsage(cpu);
-      cpuTimes[label]!.push((used.user + used.system) / 1000);
-      shown?.release();
-      shown = next;
-      if (prepared && !sliced) {
-        const table = store.getState().shownOrders;
-        fullSort[kind]!.push(time(() => buildOrderIndex(orderViewDef(spec), table)));
+      store.getState().prepareSearch();
+      runSlices(slices);
+      prepareSearch = performance.now() - started;
+      for (const other of stores.slice(1)) {
+        other.store.getState().prepareSortColumns();
+        (other.store.getState() as { prepareSearch?: () => void }).prepareSearch?.();
+        runSlices(other.slices);
       }
     }
-    return { prepare, prepareSlice, times, longest, fullSort, cpuTimes };
+    const fullSort = samples();
+    for (const [n, { kind, spec }] of script.entries()) {
+      // Traffic between inputs: the columns and views are kept up to date meanwhile.
+      const events = stream.batch(100);
+      for (const { store } of stores)
+        store.getState().applyRemote(
+          events.map(
+            (e) => ({ collection: 'orders', kind: e.kind, record: e.record }) as RemoteChange,
+          ),
+          { eventsAt: NOW },
+        );
+      for (const at of stores.keys()) {
+        const one = stores[(at + n) % stores.length]!;
+        const { store, slices } = one;
+        gc();
+        await sleep(30);
+        const label: InputKind =
+          !prepared && kind === 'sort' && !store.getState().sortColumns[spec.sort]
+            ? 'firstSort'
+            : !prepared && kind === 'search' && !one.searched
+              ? 'firstSearch'
+              : kind;
+        if (kind === 'search') one.searched = true;
+        const cpu = threadCpu();
+        const started = performance.now();
+        const next = store.getState().acquireOrderView(spec);
+        const first = { wall: performance.now() - started, cpu: threadCpu() - cpu };
+        const slice = runSlices(slices);
+        one.times[label].push(performance.now() - started);
+        one.cpu[label].push(threadCpu() - cpu);
+        one.longest[label].push(Math.max(first.wall, slice.wall));
+        one.sliceCpu[label].push(Math.max(first.cpu, slice.cpu));
+        if (!store.getState().orderViews[next.key]) throw new Error('view not made');
+        one.shown?.release();
+        one.shown = next;
+      }
+      if (prepared && !sliced) {
+        const table = stores[0]!.store.getState().shownOrders;
+        fullSort[kind].push(time(() => buildOrderIndex(orderViewDef(spec), table)));
+      }
+    }
+    return { prepare, prepareSlice, prepareSearch, stores, fullSort };
   };
-  const cold = run(false, false);
-  const warm = run(true, false);
-  const coldSliced = run(false, true);
-  const warmSliced = run(true, true);
-  const kinds = (source: Record<string, number[]>, first: Record<string, number[]>) => ({
-    sort: spread(source.sort!),
-    firstSort: spread(first.firstSort!),
-    filter: spread(source.filter!),
-    search: spread(source.search!),
+  const cold = await run(false, false);
+  const warm = await run(true, false);
+  const coldSliced = await run(false, true);
+  const warmSliced = await run(true, true);
+  /** Per kind of input: the prepared run's, and the cold run's first sorts and first search. */
+  const kinds = (warmSamples: Samples, coldSamples: Samples) => {
+    const out: Partial<Record<InputKind, Spread>> = {};
+    for (const kind of INPUTS) {
+      const values = kind.startsWith('first') ? coldSamples[kind] : warmSamples[kind];
+      if (values.length) out[kind] = spread(values);
+    }
+    return out;
+  };
+  const figures = (k: number): StoreInteractions => ({
+    sliced: kinds(warmSliced.stores[k]!.times, coldSliced.stores[k]!.times),
+    slice: kinds(warmSliced.stores[k]!.longest, coldSliced.stores[k]!.longest),
+    slicedCpu: kinds(warmSliced.stores[k]!.cpu, coldSliced.stores[k]!.cpu),
+    sliceCpu: kinds(warmSliced.stores[k]!.sliceCpu, coldSliced.stores[k]!.sliceCpu),
+    column: kinds(warm.stores[k]!.times, cold.stores[k]!.times),
+    cpu: kinds(warm.stores[k]!.cpu, cold.stores[k]!.cpu),
   });
   return {
     prepare: warm.prepare,
     prepareSlice: warmSliced.prepareSlice,
-    column: kinds(warm.times, cold.times),
-    sliced: kinds(warmSliced.times, coldSliced.times),
-    slice: kinds(warmSliced.longest, coldSliced.longest),
-    cpu: {
-      sort: spread(warm.cpuTimes.sort!),
-      filter: spread(warm.cpuTimes.filter!),
-      search: spread(warm.cpuTimes.search!),
-    },
-    sort: {
-      sort: spread(warm.fullSort.sort!),
-      filter: spread(warm.fullSort.filter!),
-      search: spread(warm.fullSort.search!),
-    },
+    prepareSearch: warm.prepareSearch,
+    store: figures(0),
+    baseline: baseline ? figures(1) : null,
+    sort: kinds(warm.fullSort, warm.fullSort),
   };
 }
 
@@ -786,27 +916,92 @@ function recordSection(section: string): void {
   );
 }
 
-function main(): void {
+/**
+ * The store the interactions and the heap are compared with by default (`--baseline <ref>`; off
+ * with `--no-baseline`): the commit before issue 20 (a search keystroke and a first sort within
+ * a frame budget), run from its own copy of `store/` and `domain/` beside this one.
+ */
+const BASELINE = '811e2c6';
+
+/** A copy of the baseline's store (extracted once per commit into the temp folder), or why not. */
+function baselineTree(ref: string): { dir: string; commit: string } | string {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', `${ref}^{commit}`], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    }).trim();
+    const dir = join(tmpdir(), `livedesk-bench-store-${commit}`);
+    if (!existsSync(join(dir, 'store/index.ts'))) {
+      mkdirSync(dir, { recursive: true });
+      const archive = join(dir, 'tree.tar');
+      execFileSync('git', ['archive', '--output', archive, commit, 'store', 'domain'], {
+        cwd: ROOT,
+      });
+      execFileSync('tar', ['-xf', archive, '-C', dir]);
+      rmSync(archive);
+      writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+    }
+    if (!existsSync(join(dir, 'node_modules')))
+      symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'));
+    return { dir, commit };
+  } catch (error) {
+    return `no baseline (${ref}): ${(error as Error).message.split('\n')[0]}`;
+  }
+}
+
+/** The commit measured (with `+` when the tree has changes not committed). */
+function thisCommit(): string {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    }).trim();
+    const dirty = execFileSync(
+      'git',
+      ['status', '--porcelain', '--', 'store', 'domain', 'scripts'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    ).trim();
+    return dirty ? `${commit}+` : commit;
+  } catch {
+    return 'unknown commit';
+  }
+}
+
+async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const count = numberArg(args, 'orders', 100_000, { min: 1000, max: 1_000_000 });
   const childPeer = args.get('child');
   if (typeof childPeer === 'string') {
     const peer = childPeer as PeerName;
     const mode = args.get('mode');
+    const storeDir = args.get('store-dir');
+    const baselineDir = args.get('baseline-dir');
     const result =
       mode === 'heap'
-        ? heapChild(peer, count)
+        ? await heapChild(peer, count, typeof storeDir === 'string' ? storeDir : undefined)
         : mode === 'interactions'
-          ? interactionChild(count)
+          ? await interactionChild(
+              count,
+              typeof baselineDir === 'string' ? await loadKit(baselineDir) : null,
+            )
           : runChild(peer, count);
     console.log(JSON.stringify(result));
     return;
   }
   const chosen = args.get('peers');
   const peers = (typeof chosen === 'string' ? chosen.split(',') : [...PEERS]) as PeerName[];
+  const chosenBaseline = args.get('baseline');
+  const baseline = args.has('no-baseline')
+    ? null
+    : baselineTree(typeof chosenBaseline === 'string' ? chosenBaseline : BASELINE);
+  if (typeof baseline === 'string') console.log(baseline);
+  const old = typeof baseline === 'string' ? null : baseline;
   const loadBefore = loadavg()[0]!;
   const runs: ChildResult[] = [];
-  const heaps = new Map<PeerName, { heap: number; base: number }>();
+  const heaps = new Map<PeerName, HeapResult>();
   for (const peer of peers) {
     process.stdout.write(`${peer}: apply… `);
     const run = JSON.parse(child(['--child', peer, '--orders', String(count)])) as ChildResult;
@@ -818,23 +1013,50 @@ function main(): void {
     );
     console.log(`done (${run.count.toLocaleString('en-US')} orders held)`);
   }
-  let large: { heap: number; base: number; count: number } | null = null;
+  let oldHeap: HeapResult | null = null;
+  if (old && peers.includes('livedesk')) {
+    process.stdout.write(`baseline ${old.commit}: heap… `);
+    oldHeap = JSON.parse(
+      child([
+        '--child',
+        'livedesk',
+        '--mode',
+        'heap',
+        '--orders',
+        String(count),
+        '--store-dir',
+        old.dir,
+      ]),
+    ) as HeapResult;
+    console.log('done');
+  }
+  let large: (HeapResult & { count: number }) | null = null;
   const largeCount = numberArg(args, 'large', 300_000, { min: 0, max: 1_000_000 });
   if (peers.includes('livedesk') && largeCount > count) {
     process.stdout.write(`livedesk: heap at ${largeCount.toLocaleString('en-US')}… `);
     large = {
       ...(JSON.parse(
         child(['--child', 'livedesk', '--mode', 'heap', '--orders', String(largeCount)]),
-      ) as { heap: number; base: number }),
+      ) as HeapResult),
       count: largeCount,
     };
     console.log('done');
   }
   let interactions: InteractionResult | null = null;
   if (peers.includes('livedesk') && !args.has('no-interactions')) {
-    process.stdout.write('livedesk: interactions… ');
+    process.stdout.write(
+      old ? `livedesk: interactions, interleaved with ${old.commit}… ` : 'livedesk: interactions… ',
+    );
     interactions = JSON.parse(
-      child(['--child', 'livedesk', '--mode', 'interactions', '--orders', String(count)]),
+      child([
+        '--child',
+        'livedesk',
+        '--mode',
+        'interactions',
+        '--orders',
+        String(count),
+        ...(old ? ['--baseline-dir', old.dir] : []),
+      ]),
     ) as InteractionResult;
     console.log('done');
   }
@@ -903,18 +1125,25 @@ function main(): void {
   }
   const interactionLines: string[] = [];
   if (interactions) {
-    const cell = (x: Spread) => `${ms(x.p50)} / ${ms(x.p95)} / ${ms(x.max)} (${x.n})`;
-    const c = interactions.column;
-    const sl = interactions.sliced;
-    const lo = interactions.slice;
+    const cell = (x: Spread | undefined) =>
+      x ? `${ms(x.p50)} / ${ms(x.p95)} / ${ms(x.max)} (${x.n})` : '—';
+    const pair = (x: Spread | undefined) => (x ? `${ms(x.p50)} / ${ms(x.p95)}` : '—');
+    const after = interactions.store;
     const f = interactions.sort;
+    const inputs: [InputKind, string][] = [
+      ['sort', 'sort switch'],
+      ['firstSort', 'first sort by a column not prepared'],
+      ['filter', 'filter (status, assignee, dates)'],
+      ['search', 'search keystroke'],
+      ['firstSearch', 'first keystroke, search text not prepared'],
+    ];
     interactionLines.push(
-      '| input | in slices (as in the app): input → rows p50 / p95 / max ms (n) | its longest slice p50 / p95 / max ms | at once: p50 / p95 / max ms | its CPU time p50 / p95 / max ms | a full sort per input: p50 / p95 / max ms |',
-      '|---|---|---|---|---|---|',
-      `| sort switch | ${cell(sl.sort)} | ${cell(lo.sort)} | ${cell(c.sort)} | ${cell(interactions.cpu.sort)} | ${cell(f.sort)} |`,
-      `| first sort by a column not prepared | ${cell(sl.firstSort)} | ${cell(lo.firstSort)} | ${cell(c.firstSort)} | — | — |`,
-      `| filter (status, assignee, dates) | ${cell(sl.filter)} | ${cell(lo.filter)} | ${cell(c.filter)} | ${cell(interactions.cpu.filter)} | ${cell(f.filter)} |`,
-      `| search keystroke | ${cell(sl.search)} | ${cell(lo.search)} | ${cell(c.search)} | ${cell(interactions.cpu.search)} | ${cell(f.search)} |`,
+      '| input | in slices (as in the app): input → rows p50 / p95 / max ms (n) | its longest slice p50 / p95 / max ms | its main-thread CPU p50 / p95 / max ms | longest slice CPU p50 / p95 / max ms | at once: p50 / p95 / max ms | at once, CPU p50 / p95 / max ms | a full sort per input: p50 / p95 / max ms |',
+      '|---|---|---|---|---|---|---|---|',
+      ...inputs.map(
+        ([kind, label]) =>
+          `| ${label} | ${cell(after.sliced[kind])} | ${cell(after.slice[kind])} | ${cell(after.slicedCpu[kind])} | ${cell(after.sliceCpu[kind])} | ${cell(after.column[kind])} | ${cell(after.cpu[kind])} | ${cell(f[kind])} |`,
+      ),
       '',
       `Preparing the sort columns after the load (idle time in the app), ms per column at once: ${Object.entries(
         interactions.prepare,
@@ -922,20 +1151,57 @@ function main(): void {
         .map(([key, value]) => `${key} ${ms(value)}`)
         .join(', ')}; its longest slice in slices: ${Object.entries(interactions.prepareSlice)
         .map(([key, value]) => `${key} ${ms(value)}`)
-        .join(', ')}.`,
+        .join(
+          ', ',
+        )}${interactions.prepareSearch === null ? '' : `; the search text ${ms(interactions.prepareSearch)}`}.`,
       '',
     );
+    const before = interactions.baseline;
+    if (before && old) {
+      const ratio = (a: Spread | undefined, b: Spread | undefined) =>
+        a && b ? `${(a.p95 / b.p95).toFixed(1)}×` : '—';
+      interactionLines.push(
+        `Before and after, interleaved in the same child (one input on each store in turn, the same events applied to both): ${old.commit} (before) and this tree (after), p50 / p95 ms.`,
+        '',
+        '| input | input → rows in slices: before | after | p95 before / after | main-thread CPU in slices: before | after | longest slice: before | after | its CPU: before | after |',
+        '|---|---|---|---|---|---|---|---|---|---|',
+        ...inputs.map(
+          ([kind, label]) =>
+            `| ${label} | ${pair(before.sliced[kind])} | ${pair(after.sliced[kind])} | ${ratio(before.sliced[kind], after.sliced[kind])} | ${pair(before.slicedCpu[kind])} | ${pair(after.slicedCpu[kind])} | ${pair(before.slice[kind])} | ${pair(after.slice[kind])} | ${pair(before.sliceCpu[kind])} | ${pair(after.sliceCpu[kind])} |`,
+        ),
+        '',
+      );
+    }
     const check = (label: string, ok: boolean, value: string) =>
       targets.push(`| ${label} | ${value} | ${ok ? 'ok' : 'MISSED'} |`);
-    for (const [label, rows, slice] of [
-      ['sort switch', sl.sort, lo.sort],
-      ['filter', sl.filter, lo.filter],
-      ['search keystroke', sl.search, lo.search],
-      ['first sort by a column', sl.firstSort, lo.firstSort],
+    for (const [kind, label] of [
+      ['sort', 'sort switch'],
+      ['filter', 'filter'],
+      ['search', 'search keystroke'],
+      ['firstSort', 'first sort by a column'],
     ] as const) {
+      const rows = after.sliced[kind];
+      const slice = after.slice[kind];
+      if (!rows || !slice) continue;
       check(`${label}: input → rows p95 ≤ 100 ms`, rows.p95 <= 100, `${ms(rows.p95)} ms`);
       check(`${label}: longest slice ≤ 50 ms`, slice.max <= 50, `${ms(slice.max)} ms`);
     }
+  }
+  const heapLines: string[] = [];
+  const held = heaps.get('livedesk');
+  if (held) {
+    const perOrder = (h: HeapResult, at: number) => ((at - h.base) / count / 1024).toFixed(2);
+    heapLines.push(
+      '| store heap per order (KB, over an empty process) | loaded | after a search typed and cleared |',
+      '|---|---|---|',
+      ...(oldHeap && old
+        ? [
+            `| before (${old.commit}) | ${perOrder(oldHeap, oldHeap.heap)} | ${oldHeap.searched ? perOrder(oldHeap, oldHeap.searched) : '—'} |`,
+          ]
+        : []),
+      `| this tree | ${perOrder(held, held.heap)} | ${held.searched ? perOrder(held, held.searched) : '—'} |`,
+      '',
+    );
   }
   const date = new Date().toISOString().replace('T', ' ').slice(0, 16);
   const section = [
@@ -952,18 +1218,24 @@ function main(): void {
     'burst: median of 5; sustained: batches of 1,000 (up to 300,000 events or ~8 s of applying); load: median',
     'of 3; heap: a child holding only the store with the orders as its snapshot holds them (each page of',
     "documents as JSON text, parsed with the SDK's json-bigint, converted by the store's reader into list",
-    'copies), at `--orders` and at `--large` orders for the heap per order. Table interactions: a child applies',
-    '100 events between inputs (18 sort switches, 24 filters, 50 search keystrokes) and times',
+    'copies), at `--orders` and at `--large` orders for the heap per order, and again once a search has been',
+    'typed and cleared. Table interactions: a child applies 100 events between inputs (18 sort switches, 24',
+    'filters, 50 search keystrokes), each input after a full GC and a 30 ms pause, and times',
     '`acquireOrderView` in slices as in the app (input → rows, slices run back to back, and the longest',
-    'slice: the longest synchronous task), at once (wall and CPU), and against a full sort per input',
-    '(`buildOrderIndex`); `--no-interactions` skips it.',
+    "slice: the longest synchronous task; wall time, and the main thread's CPU time, which a busy machine",
+    'adds no waiting to), at once, and against a full sort per input (`buildOrderIndex`); first sorts and the',
+    'first keystroke come from runs without the idle-time preparation. The same inputs run on the store of',
+    '`--baseline` (default: the commit before issue 20) in the same child, one input on each store in turn,',
+    'and its heap in a child of its own (`--no-baseline` skips both); `--no-interactions` skips the',
+    'interactions.',
     '',
-    `### ${date} UTC · ${machine()} · ${count.toLocaleString('en-US')} orders`,
+    `### ${date} UTC · ${machine()} · ${count.toLocaleString('en-US')} orders · commit ${thisCommit()}`,
     '',
     `Load average (1 min) ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after: the machine is shared, expect noise.`,
     '',
     ...lines,
     '',
+    ...heapLines,
     ...(interactionLines.length
       ? [
           'Table interactions at this size (livedesk child, 100 events applied between inputs; the',
@@ -981,4 +1253,4 @@ function main(): void {
   }
 }
 
-main();
+await main();

@@ -153,8 +153,9 @@ export function useOrderViewPending(spec: OrderViewSpec): 'sorting' | 'filtering
 const PREPARE_AFTER = 2000;
 
 /**
- * Once the orders are loaded, builds the sort columns not built yet, one per idle period of the
- * browser (a timer elsewhere), so that the first sort by any column is a pass, not a sort.
+ * Once the orders are loaded, makes the search text of the orders, then builds the sort columns
+ * not built yet, one per idle period of the browser (a timer elsewhere), so that the first
+ * keystroke of a search folds no names and the first sort by any column is a pass, not a sort.
  */
 function usePreparedSortColumns(): void {
   const store = useDeskStoreApi();
@@ -177,7 +178,14 @@ function usePreparedSortColumns(): void {
       store.getState().prepareSortColumns([missing[0]!]);
       if (missing.length > 1) idle(step);
     };
-    const start = setTimeout(() => idle(step), PREPARE_AFTER);
+    const start = setTimeout(
+      () =>
+        idle(() => {
+          store.getState().prepareSearch();
+          idle(step);
+        }),
+      PREPARE_AFTER,
+    );
     return () => {
       clearTimeout(start);
       cancel();

@@ -8,6 +8,8 @@ export interface Keyed {
 const BITS = 7;
 /** Slots per chunk. */
 const CHUNK = 1 << BITS;
+/** Slots per chunk of an {@link EntityTable} (see {@link EntityTable.chunkAt}). */
+export const CHUNK_SLOTS = CHUNK;
 const MASK = CHUNK - 1;
 
 type Chunk<T> = readonly (T | undefined)[];
@@ -94,6 +96,22 @@ export class EntityTable<T extends Keyed> {
     return this.#chunks[slot >>> BITS]?.[slot & MASK];
   }
 
+  /**
+   * An object shared by every version of this table and by no other table: what a cache by slot
+   * (the same slot is the same id in every version) is kept by.
+   */
+  get lineage(): object {
+    return this.#slots;
+  }
+
+  /**
+   * The slot of an id (undefined when it has none): fixed for the id in every version of this
+   * table, so a view can keep it and read the current record with {@link atSlot}.
+   */
+  slotOf(id: string): number | undefined {
+    return this.#slots.get(id);
+  }
+
   /** Calls `visit` for every record, in no particular order. */
   forEach(visit: (record: T) => void): void {
     this.forEachInChunks(0, this.#chunks.length, visit);
@@ -104,16 +122,29 @@ export class EntityTable<T extends Keyed> {
     return this.#chunks.length;
   }
 
-  /** Calls `visit` for every record of chunks `from` (inclusive) to `to` (exclusive). */
-  forEachInChunks(from: number, to: number, visit: (record: T) => void): void {
+  /**
+   * Calls `visit` for every record of chunks `from` (inclusive) to `to` (exclusive), with its
+   * slot.
+   */
+  forEachInChunks(from: number, to: number, visit: (record: T, slot: number) => void): void {
     const end = Math.min(to, this.#chunks.length);
     for (let c = Math.max(0, from); c < end; c++) {
       const chunk = this.#chunks[c]!;
       for (let i = 0; i < CHUNK; i++) {
         const record = chunk[i];
-        if (record !== undefined) visit(record);
+        if (record !== undefined) visit(record, (c << BITS) | i);
       }
     }
+  }
+
+  /**
+   * The slots of chunk `c` (`CHUNK_SLOTS` of them; chunk `c` holds slots `c × CHUNK_SLOTS` on),
+   * read-only. A version of the table shares every chunk it did not change with the version
+   * before, so a value derived from a chunk can be kept by the chunk (a `WeakMap`) and stays
+   * right for as long as the chunk is in use.
+   */
+  chunkAt(c: number): readonly (T | undefined)[] | undefined {
+    return this.#chunks[c];
   }
 
   /**

@@ -9,7 +9,7 @@ import {
   buildOrderIndex,
   orderViewDef,
   type BoardColumn,
-  type OrderIndexDef,
+  type OrderViewDef,
   type OrderViewSpec,
 } from './order-views.ts';
 import type { SortedIndex } from './sorted-index.ts';
@@ -32,10 +32,10 @@ export interface OrderViewEntry {
   touched: number;
 }
 
-const viewDefs = new WeakMap<OrderViewSpec, OrderIndexDef>();
+const viewDefs = new WeakMap<OrderViewSpec, OrderViewDef>();
 
 /** The index definition of a view's spec, made once per spec object. */
-export function viewDefOf(spec: OrderViewSpec): OrderIndexDef {
+export function viewDefOf(spec: OrderViewSpec): OrderViewDef {
   let def = viewDefs.get(spec);
   if (!def) {
     def = orderViewDef(spec);
@@ -77,7 +77,7 @@ export function updateOrderDerived(
     board = buildBoard(orders, metricsAcc.dayStart);
   }
   if (diffs.length === 0) return newDay ? { board, orderViews, metricsAcc, sortColumns } : derived;
-  sortColumns = updateSortColumns(sortColumns, diffs);
+  sortColumns = updateSortColumns(sortColumns, diffs, orders);
   if (!newDay) {
     metricsAcc = metricsAcc.apply(diffs);
     const defs = boardDefs(board.dayStart);

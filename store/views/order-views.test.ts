@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Order } from '../../domain/order.ts';
+import { itemsSummary, type Order } from '../../domain/order.ts';
 import { Prng } from '../sync/testing/prng.ts';
 import { advanceOrder, cancelOrder, makeOrder } from '../sync/testing/orders.ts';
 import { EntityTable } from '../records/entity-table.ts';
@@ -8,7 +8,10 @@ import {
   boardDefs,
   buildOrderIndex,
   entryOf,
+  foldedItemsSummary,
   foldText,
+  normalizeViewSpec,
+  numberPrefixTest,
   ORDER_SORT_KEYS,
   orderViewDef,
   orderViewKey,
@@ -105,8 +108,7 @@ describe('order view specs', () => {
     expect(match({ text: 'DUBOIS' })).toBe(true);
     expect(match({ text: '@example' })).toBe(true);
     expect(match({ text: 'zed' })).toBe(false);
-    // One folded haystack per order version; a needle never spans the name and the email.
-    expect(searchTextOf(o)).toBe(searchTextOf(o));
+    // A needle never spans the name and the email.
     expect(searchTextOf(o)).toContain('chloe dubois');
     expect(match({ text: 'duboischloe' })).toBe(false);
     expect(match({ text: 'dubois\u0000chloe' })).toBe(false);
@@ -119,6 +121,65 @@ describe('order view specs', () => {
       sortValueOf({ ...base!, status: 'fulfilled' }, 'status') as number,
     );
     expect(sortValueOf({ ...base!, assigneeName: null }, 'assigneeName')).toBeNull();
+  });
+});
+
+describe('search and sort keys', () => {
+  it('tests number prefixes as the decimal form would, without making it', () => {
+    const numbers = [
+      0,
+      1,
+      7,
+      10,
+      104,
+      1042,
+      2104,
+      99_999,
+      100_000,
+      123_456_789,
+      2 ** 52,
+      -5,
+      1.5,
+      NaN,
+    ];
+    const prefixes = [
+      '0',
+      '00',
+      '007',
+      '1',
+      '10',
+      '104',
+      '1042',
+      '10420',
+      '2',
+      '9',
+      '99999',
+      '1234567890123456',
+    ];
+    for (const prefix of prefixes) {
+      const test = numberPrefixTest(prefix);
+      for (const n of numbers) expect(test(n), `${n} ${prefix}`).toBe(String(n).startsWith(prefix));
+    }
+  });
+
+  it('folds an items summary name by name as it would fold the whole summary', () => {
+    const names = ['Latte', 'Crème Brûlée', 'ΑΣ', 'Σ', 'İstanbul', 'Straße', 'ﬁne', 'é', '가', 'Ǆ'];
+    for (const a of names)
+      for (const b of names) {
+        const items = [
+          { productId: 'p1', name: a, unitPriceCents: 100, qty: 2 },
+          { productId: 'p2', name: b, unitPriceCents: 100, qty: 1 },
+        ];
+        expect(foldedItemsSummary(items)).toBe(foldText(itemsSummary(items)));
+      }
+    expect(foldedItemsSummary([])).toBe(foldText(itemsSummary([])));
+  });
+
+  it('drops a search text without a needle: the view is the one without it', () => {
+    expect(orderViewKey({ sort: 'createdAt', dir: 'desc', text: ' # ' })).toBe(
+      orderViewKey({ sort: 'createdAt', dir: 'desc' }),
+    );
+    expect(normalizeViewSpec({ sort: 'createdAt', dir: 'desc', text: '#1' }).text).toBe('#1');
   });
 });
 

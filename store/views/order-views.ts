@@ -1,4 +1,9 @@
-import { ORDER_STATUSES, itemsSummary, type Order, type OrderStatus } from '../../domain/order.ts';
+import {
+  ORDER_STATUSES,
+  type Order,
+  type OrderItem,
+  type OrderStatus,
+} from '../../domain/order.ts';
 import type { EntityTable } from '../records/entity-table.ts';
 import { SortedIndex, type Direction, type IndexEntry, type SortValue } from './sorted-index.ts';
 
@@ -64,41 +69,30 @@ export function foldText(text: string): string {
 }
 
 /**
- * The folded text fields of one order version, computed once on first use (records are frozen
- * and replaced, never mutated, so a version's fields never change): a sort by customer or items
- * and every keystroke of a search read these instead of folding 100,000 strings again.
+ * `foldText(itemsSummary(items))`, folding only the names: the rest of a summary (digits, `×`,
+ * spaces, commas) folds to itself, and folding does not reach across it, so a summary with `×`
+ * is not normalized whole for each order.
  */
-interface FoldedFields {
-  items?: string;
-  assignee?: string | null;
-  /** The search haystack: folded name, {@link HAYSTACK_SEPARATOR}, folded email. */
-  text?: string;
+export function foldedItemsSummary(items: readonly OrderItem[]): string {
+  let out = '';
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    out += `${i === 0 ? '' : ', '}${item.qty}× ${foldText(item.name)}`;
+  }
+  return out;
 }
 
 /** Between the name and the email in a search haystack: a character no needle holds. */
-const HAYSTACK_SEPARATOR = '\u0000';
-
-const folded = new WeakMap<Order, FoldedFields>();
-
-/** The cache entry of an order version. */
-function fieldsOf(order: Order): FoldedFields {
-  let fields = folded.get(order);
-  if (fields === undefined) {
-    fields = {};
-    folded.set(order, fields);
-  }
-  return fields;
-}
+export const HAYSTACK_SEPARATOR = '\u0000';
 
 /**
- * What a text search reads of an order: its folded name and email in one string, made once per
- * order version (kept with the version, in a `WeakMap`), so a keystroke is one `includes` per
- * order over strings folded once, whatever the column or view.
+ * What a text search reads of an order: its folded name and email, with
+ * {@link HAYSTACK_SEPARATOR} between them (a needle never spans the two). A pass over a view
+ * reads these from the search text of the orders table (`search-index.ts`), made once per
+ * chunk of the table; this is for single orders.
  */
 export function searchTextOf(order: Order): string {
-  const fields = fieldsOf(order);
-  return (fields.text ??=
-    foldText(order.customerName) + HAYSTACK_SEPARATOR + foldText(order.customerEmail));
+  return foldText(order.customerName) + HAYSTACK_SEPARATOR + foldText(order.customerEmail);
 }
 
 /** The sort value of `order` for `key` (workflow order for `status`; folded text for strings). */
@@ -114,15 +108,10 @@ export function sortValueOf(order: Order, key: OrderSortKey): SortValue {
     case 'customerName':
     case 'customerEmail':
       return foldText(order[key]);
-    case 'assigneeName': {
-      if (order.assigneeName === null) return null;
-      const fields = fieldsOf(order);
-      return (fields.assignee ??= foldText(order.assigneeName));
-    }
-    case 'items': {
-      const fields = fieldsOf(order);
-      return (fields.items ??= foldText(itemsSummary(order.items)));
-    }
+    case 'assigneeName':
+      return order.assigneeName === null ? null : foldText(order.assigneeName);
+    case 'items':
+      return foldedItemsSummary(order.items);
   }
 }
 
@@ -144,8 +133,9 @@ export function normalizeViewSpec(spec: OrderViewSpec): OrderViewSpec {
   if (spec.createdFrom !== undefined && spec.createdFrom !== null)
     out.createdFrom = spec.createdFrom;
   if (spec.createdTo !== undefined && spec.createdTo !== null) out.createdTo = spec.createdTo;
+  // A text without a needle ('#' alone) searches nothing: the view is the one without it.
   const text = spec.text?.trim();
-  if (text) out.text = text;
+  if (text && viewNeedle({ sort: spec.sort, dir: spec.dir, text })) out.text = text;
   return out;
 }
 
@@ -177,39 +167,111 @@ export function orderViewSpecOf(key: string): OrderViewSpec {
   return normalizeViewSpec({ sort, dir, statuses, assignee, createdFrom, createdTo, text });
 }
 
-/** The row predicate of a spec (statuses, assignee, created range, text). */
-export function orderViewPredicate(spec: OrderViewSpec): (order: Order) => boolean {
-  const s = normalizeViewSpec(spec);
-  const statuses = s.statuses ? new Set(s.statuses) : null;
-  const assignee = s.assignee ?? null;
-  const from = s.createdFrom ?? -Infinity;
-  const to = s.createdTo ?? Infinity;
-  const needle = viewNeedle(s);
-  const numeric = /^\d+$/.test(needle) ? needle : null;
-  // A needle holding the separator would match across the name and the email: it matches none.
-  const text = needle.includes(HAYSTACK_SEPARATOR) ? null : needle;
-  return (order) => {
-    if (statuses !== null && !statuses.has(order.status)) return false;
-    if (assignee === 'none') {
-      if (order.assigneeId !== null) return false;
-    } else if (assignee !== null && order.assigneeId !== assignee) return false;
-    if (order.createdAt < from || order.createdAt >= to) return false;
-    if (needle) {
-      if (numeric !== null && String(order.number).startsWith(numeric)) return true;
-      return text !== null && searchTextOf(order).includes(text);
-    }
-    return true;
+/**
+ * Whether an order number starts with the digits of `prefix` (its decimal form, as a text search
+ * matches numbers), without making a string per order: a non-negative integer `n` starts with
+ * the digits of `p` iff `p·10^k ≤ n < (p+1)·10^k` for some `k ≥ 0`.
+ */
+export function numberPrefixTest(prefix: string): (n: number) => boolean {
+  if (!NUMERIC.test(prefix) || prefix.length > 15) return (n) => String(n).startsWith(prefix);
+  // Only 0 itself is written with a leading zero.
+  if (prefix.startsWith('0'))
+    return (n) => (isPlainNumber(n) ? prefix === '0' && n === 0 : String(n).startsWith(prefix));
+  const value = Number(prefix);
+  return (n) => {
+    if (!isPlainNumber(n)) return String(n).startsWith(prefix);
+    for (let lo = value, hi = value + 1; lo <= n; lo *= 10, hi *= 10) if (n < hi) return true;
+    return false;
   };
 }
 
+const NUMERIC = /^\d+$/;
+
+/** A number written in plain decimal digits (no sign, fraction or exponent). */
+function isPlainNumber(n: number): boolean {
+  return Number.isInteger(n) && n >= 0 && n < 2 ** 50;
+}
+
+/**
+ * A view's text search: an order matches when its haystack ({@link searchTextOf}) holds
+ * `needle`, or its number starts with the needle's digits (`number`).
+ */
+export interface TextSearch {
+  /** The folded needle; null when no text can match (it holds {@link HAYSTACK_SEPARATOR}). */
+  needle: string | null;
+  /** For a needle of digits: whether an order number starts with them. */
+  number: ((n: number) => boolean) | null;
+}
+
+/** The text search of a spec (see {@link TextSearch}); null when it searches nothing. */
+export function textSearchOf(spec: OrderViewSpec): TextSearch | null {
+  const needle = viewNeedle(spec);
+  if (!needle) return null;
+  return {
+    // A needle holding the separator would match across fields: it matches no text.
+    needle: needle.includes(HAYSTACK_SEPARATOR) ? null : needle,
+    number: NUMERIC.test(needle) ? numberPrefixTest(needle) : null,
+  };
+}
+
+/** Whether an order matches a text search. */
+export function matchesSearch(search: TextSearch, order: Order): boolean {
+  if (search.number !== null && search.number(order.number)) return true;
+  return search.needle !== null && searchTextOf(order).includes(search.needle);
+}
+
+/**
+ * The filters of a spec other than its text search (statuses, assignee, created range), only
+ * those it has; null when it has none.
+ */
+export function recordFilterOf(spec: OrderViewSpec): ((order: Order) => boolean) | null {
+  const s = normalizeViewSpec(spec);
+  const tests: ((order: Order) => boolean)[] = [];
+  if (s.statuses) {
+    const statuses = new Set(s.statuses);
+    tests.push((order) => statuses.has(order.status));
+  }
+  const assignee = s.assignee ?? null;
+  if (assignee === 'none') tests.push((order) => order.assigneeId === null);
+  else if (assignee !== null) tests.push((order) => order.assigneeId === assignee);
+  const from = s.createdFrom ?? -Infinity;
+  const to = s.createdTo ?? Infinity;
+  if (from !== -Infinity || to !== Infinity)
+    tests.push((order) => order.createdAt >= from && order.createdAt < to);
+  if (tests.length <= 1) return tests[0] ?? null;
+  return (order) => tests.every((test) => test(order));
+}
+
+/** The row predicate of a spec (statuses, assignee, created range, text). */
+export function orderViewPredicate(spec: OrderViewSpec): (order: Order) => boolean {
+  const filter = recordFilterOf(spec);
+  const search = textSearchOf(spec);
+  if (search === null) return filter ?? (() => true);
+  if (filter === null) return (order) => matchesSearch(search, order);
+  return (order) => filter(order) && matchesSearch(search, order);
+}
+
+/**
+ * The index definition of a table view, with its predicate also in two parts: a pass over a
+ * sort column finds the search's matches in the search text of the orders table (see
+ * `search-index.ts`) and reads an order only for the other filters.
+ */
+export interface OrderViewDef extends OrderIndexDef {
+  /** The filters other than the search (null: none). */
+  filter: ((order: Order) => boolean) | null;
+  /** The text search (null: none). */
+  search: TextSearch | null;
+}
+
 /** The index definition of a table view. */
-export function orderViewDef(spec: OrderViewSpec): OrderIndexDef {
-  const member = orderViewPredicate(spec);
+export function orderViewDef(spec: OrderViewSpec): OrderViewDef {
   const key = spec.sort;
   return {
     direction: spec.dir,
-    member,
+    member: orderViewPredicate(spec),
     key: (order) => sortValueOf(order, key),
+    filter: recordFilterOf(spec),
+    search: textSearchOf(spec),
   };
 }
 

@@ -93,40 +93,64 @@ export function runSliced<T>(
 
 /**
  * Sorts `items` in place in slices: runs of {@link STEP} items sorted natively, then merged
- * bottom-up (stable), yielding every {@link STEP} items moved.
+ * bottom-up (stable), yielding every {@link STEP} items moved. (The loops are in plain
+ * functions: a generator's own loops are not optimized while it runs.)
  */
 export function* sortInSlices<T>(items: T[], compare: (a: T, b: T) => number): Job {
   const n = items.length;
   for (let lo = 0; lo < n; lo += STEP) {
-    const run = items.slice(lo, lo + STEP).sort(compare);
-    for (let i = 0; i < run.length; i++) items[lo + i] = run[i]!;
+    sortRun(items, lo, Math.min(n, lo + STEP), compare);
     yield;
   }
   if (n <= STEP) return;
   let from = items;
   let to = new Array<T>(n);
-  let moved = 0;
   for (let width = STEP; width < n; width *= 2) {
     for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(lo + width, n);
-      const hi = Math.min(lo + 2 * width, n);
-      let i = lo;
-      let j = mid;
-      let k = lo;
-      while (k < hi) {
-        to[k++] =
-          j >= hi || (i < mid && compare(from[i]!, from[j]!) <= 0) ? from[i++]! : from[j++]!;
-        if (++moved === STEP) {
-          moved = 0;
-          yield;
-        }
+      const merge: Merge = { i: lo, mid: Math.min(lo + width, n), j: 0, hi: 0, k: lo };
+      merge.j = merge.mid;
+      merge.hi = Math.min(lo + 2 * width, n);
+      while (merge.k < merge.hi) {
+        mergeSome(from, to, merge, compare);
+        yield;
       }
     }
     const swap = from;
     from = to;
     to = swap;
   }
-  if (from !== items) for (let i = 0; i < n; i++) items[i] = from[i]!;
+  if (from !== items)
+    for (let i = 0; i < n; i += STEP) copyRange(from, items, i, Math.min(n, i + STEP));
+}
+
+/** A merge of `[i, mid)` and `[j, hi)` into `[k, hi)` under way. */
+interface Merge {
+  i: number;
+  mid: number;
+  j: number;
+  hi: number;
+  k: number;
+}
+
+function sortRun<T>(items: T[], lo: number, hi: number, compare: (a: T, b: T) => number): void {
+  const run = items.slice(lo, hi).sort(compare);
+  for (let i = 0; i < run.length; i++) items[lo + i] = run[i]!;
+}
+
+/** Moves up to {@link STEP} items of a merge. */
+function mergeSome<T>(from: T[], to: T[], m: Merge, compare: (a: T, b: T) => number): void {
+  let { i, j, k } = m;
+  const { mid, hi } = m;
+  const until = Math.min(hi, k + STEP);
+  while (k < until)
+    to[k++] = j >= hi || (i < mid && compare(from[i]!, from[j]!) <= 0) ? from[i++]! : from[j++]!;
+  m.i = i;
+  m.j = j;
+  m.k = k;
+}
+
+function copyRange<T>(from: readonly T[], to: T[], start: number, end: number): void {
+  for (let i = start; i < end; i++) to[i] = from[i]!;
 }
 
 /**

@@ -7,9 +7,11 @@ import {
   buildOrderIndex,
   ORDER_SORT_KEYS,
   orderViewDef,
+  sortValueOf,
   type OrderDiff,
   type OrderViewSpec,
 } from './order-views.ts';
+import { compareEntries } from './sorted-index.ts';
 import {
   buildSortColumn,
   narrowestSource,
@@ -65,20 +67,83 @@ describe('sort columns', () => {
     );
     const diffs: OrderDiff[] = [];
     const next = [...all];
+    const draft = table.edit();
     for (let i = 0; i < 60; i++) {
       const at = rng.int(0, next.length - 1);
       const before = next[at]!;
       const after = advanceOrder(rng, before, NOW);
       next[at] = after;
+      draft.set(after);
       diffs.push({ before, after });
     }
     const removed = next.pop()!;
+    draft.delete(removed.id);
     diffs.push({ before: removed, after: undefined });
-    const nextTable = EntityTable.from(next);
-    const updated = updateSortColumns(columns, diffs);
+    const nextTable = draft.commit();
+    const updated = updateSortColumns(columns, diffs, nextTable);
     for (const key of ['items', 'assigneeName'] as const)
       expect(updated[key]!.toArray()).toEqual(buildSortColumn(key, nextTable).toArray());
-    expect(updateSortColumns(columns, [])).toBe(columns);
+    expect(updateSortColumns(columns, [], nextTable)).toBe(columns);
+  });
+
+  it('equal a stable sort of the orders by key, number and id, built and after changes', () => {
+    const rng = new Prng(17);
+    // Repeated numbers (ties broken by id), repeated and missing keys, names with accents.
+    const all = orders(3000, 5).map((o) =>
+      rng.chance(0.3)
+        ? { ...o, customerName: rng.pick(['Émile', 'emile', 'Zoë', 'Ana']), number: rng.int(1, 40) }
+        : o,
+    );
+    let table = EntityTable.from(all);
+    const reference = (key: (typeof ORDER_SORT_KEYS)[number], t: EntityTable<Order>) =>
+      t
+        .toArray()
+        .map((o) => ({ id: o.id, key: sortValueOf(o, key), tie: o.number }))
+        .sort((a, b) => compareEntries(a, b, 1))
+        .map((e) => e.id);
+    let columns = rebuildSortColumns(
+      Object.fromEntries(ORDER_SORT_KEYS.map((key) => [key, buildSortColumn(key, table)])),
+      table,
+    );
+    for (const key of ORDER_SORT_KEYS)
+      expect(columns[key]!.toArray(), key).toEqual(reference(key, table));
+    const ids = all.map((o) => o.id);
+    for (let round = 0; round < 10; round++) {
+      const draft = table.edit();
+      const diffs: OrderDiff[] = [];
+      for (let k = 0; k < 80; k++) {
+        const roll = rng.next();
+        if (roll < 0.1) {
+          const created = makeOrder(rng, {
+            number: rng.int(1, 5000),
+            createdAt: NOW,
+            status: 'paid',
+          });
+          ids.push(created.id);
+          draft.set(created);
+          diffs.push({ before: undefined, after: created });
+          continue;
+        }
+        const id = rng.pick(ids);
+        const before = draft.get(id);
+        if (before === undefined) continue;
+        if (roll < 0.2) {
+          draft.delete(id);
+          diffs.push({ before, after: undefined });
+          continue;
+        }
+        const after =
+          roll < 0.5
+            ? { ...before, customerName: rng.pick(['Ana', 'Zoë', 'Bo']), rev: before.rev + 1 }
+            : advanceOrder(rng, before, NOW + round);
+        draft.set(after);
+        diffs.push({ before, after });
+      }
+      table = draft.commit();
+      columns = updateSortColumns(columns, diffs, table);
+      for (const key of ORDER_SORT_KEYS)
+        expect(columns[key]!.toArray(), `${key} round ${round}`).toEqual(reference(key, table));
+    }
   });
 
   it('narrow a search from the view of the previous keystroke', () => {

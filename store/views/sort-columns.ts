@@ -8,10 +8,13 @@ import {
   type OrderDiff,
   type OrderIndexDef,
   type OrderSortKey,
+  type OrderViewDef,
   type OrderViewSpec,
 } from './order-views.ts';
+import { matchingSlots } from './search-index.ts';
 import { drain, sortInSlices, STEP, type Job } from './sliced.ts';
-import { compareEntries, SortedIndex, type IndexEntry, type RecordEntry } from './sorted-index.ts';
+import { radixSortRows, sortRowsByText } from './key-sort.ts';
+import { compareEntries, INDEX_CHUNK, SortedIndex, type IndexEntry } from './sorted-index.ts';
 
 /**
  * Every order, kept sorted (ascending) by each sortable column the desk has asked for: built
@@ -21,47 +24,123 @@ import { compareEntries, SortedIndex, type IndexEntry, type RecordEntry } from '
  */
 export type SortColumns = Readonly<Partial<Record<OrderSortKey, SortedIndex>>>;
 
-/** A sort column's entry: with the order itself (no lookup by id in a pass). */
-type ColumnEntry = RecordEntry<Order>;
-
-/** The entry of an order in a sort column: with the order itself (no lookup by id in a pass). */
-function columnEntry(key: OrderSortKey, order: Order): ColumnEntry {
-  return {
-    id: order.id,
-    key: sortValueOf(order, key),
-    tie: order.number,
-    record: order,
-  };
+/**
+ * A sort column's entry: with the order's slot in the orders table, so a pass reads the order
+ * (`atSlot`: no lookup by id) and the search's matches by slot. An order that changes without
+ * moving keeps its entry (its id, key, number and slot are the same), shared by the views made
+ * from the column.
+ */
+interface ColumnEntry extends IndexEntry {
+  readonly slot: number;
 }
 
 /** Builds the sort column of `key` over every order (one sort). */
 export function buildSortColumn(key: OrderSortKey, orders: EntityTable<Order>): SortedIndex {
-  const entries: IndexEntry[] = [];
-  orders.forEach((order) => {
-    entries.push(columnEntry(key, order));
-  });
-  return SortedIndex.build(entries, 'asc');
+  return drain(sortColumnJob(key, orders));
 }
 
 /** Chunks of the orders table read between two yields (128 slots each). */
 const TABLE_CHUNKS_PER_STEP = STEP >>> 7;
 
 /**
- * {@link buildSortColumn} as a job (see `sliced.ts`): the entries made a few chunks of the table
- * at a time, then sorted in slices. The column is of `orders` as given; the caller brings it up
- * to date with what changed meanwhile ({@link catchUpSortColumn}).
+ * {@link buildSortColumn} as a job (see `sliced.ts`). The entries are made a few chunks of the
+ * table at a time, their numbers and keys copied into flat arrays; row numbers are sorted by
+ * number, then id (a radix sort), then stably by key (a radix sort of numbers, or of the ranks of
+ * texts: `key-sort.ts`), and the entries taken in that order. The column is of `orders` as
+ * given; the caller brings it up to date with what changed meanwhile
+ * ({@link catchUpSortColumn}).
  */
 export function* sortColumnJob(key: OrderSortKey, orders: EntityTable<Order>): Job<SortedIndex> {
-  const entries: IndexEntry[] = [];
-  const push = (order: Order) => {
-    entries.push(columnEntry(key, order));
-  };
+  const read = new ColumnRead(key, orders.size);
   for (let c = 0; c < orders.chunkCount; c += TABLE_CHUNKS_PER_STEP) {
-    orders.forEachInChunks(c, c + TABLE_CHUNKS_PER_STEP, push);
+    orders.forEachInChunks(c, c + TABLE_CHUNKS_PER_STEP, read.add);
     yield;
   }
-  yield* sortInSlices(entries, (a, b) => compareEntries(a, b, 1));
-  return SortedIndex.fromSorted(entries, 'asc');
+  const { entries, ties, numbers, texts } = read;
+  if (read.mixed) {
+    yield* sortInSlices(entries, (a, b) => compareEntries(a, b, 1));
+    return SortedIndex.fromSorted(entries, 'asc');
+  }
+  let rows = rowNumbers(entries.length);
+  rows = yield* radixSortRows(rows, ties);
+  byIdWhereEqual(rows, ties, entries);
+  yield;
+  rows = texts === null ? yield* radixSortRows(rows, numbers) : yield* sortRowsByText(rows, texts);
+  const chunks: IndexEntry[][] = [];
+  for (let r = 0; r < rows.length; r += INDEX_CHUNK) {
+    chunks.push(takeRows(entries, rows, r, Math.min(rows.length, r + INDEX_CHUNK)));
+    if (chunks.length % 4 === 0) yield;
+  }
+  return SortedIndex.fromChunks(chunks, rows.length, 'asc', 1);
+}
+
+/**
+ * What a column's build reads of the orders (`add`: one order), by row (the order of the
+ * table's slots): the entries, their numbers, and their keys — numbers, or texts (null: none).
+ * `mixed` when the keys are neither all numbers nor all texts (or a number is NaN): the entries
+ * are then sorted by comparing them.
+ */
+class ColumnRead {
+  readonly entries: IndexEntry[] = [];
+  readonly ties: Float64Array;
+  readonly numbers: Float64Array;
+  texts: (string | null)[] | null = null;
+  mixed = false;
+  readonly #key: OrderSortKey;
+
+  constructor(key: OrderSortKey, size: number) {
+    this.#key = key;
+    this.ties = new Float64Array(size);
+    this.numbers = new Float64Array(size);
+  }
+
+  readonly add = (order: Order, slot: number): void => {
+    const value = sortValueOf(order, this.#key);
+    const row = this.entries.length;
+    const entry: ColumnEntry = { id: order.id, key: value, tie: order.number, slot };
+    this.entries.push(entry);
+    this.ties[row] = order.number;
+    if (Number.isNaN(order.number)) this.mixed = true;
+    if (typeof value === 'number') {
+      this.numbers[row] = value;
+      if (this.texts !== null || Number.isNaN(value)) this.mixed = true;
+    } else {
+      if (row > 0 && this.texts === null) this.mixed = true;
+      (this.texts ??= []).push(value);
+    }
+  };
+}
+
+function rowNumbers(count: number): Uint32Array {
+  const rows = new Uint32Array(count);
+  for (let r = 0; r < count; r++) rows[r] = r;
+  return rows;
+}
+
+/** The entries of `rows[start..end)`, in that order. */
+function takeRows(
+  entries: readonly IndexEntry[],
+  rows: Uint32Array,
+  start: number,
+  end: number,
+): IndexEntry[] {
+  const out = new Array<IndexEntry>(end - start);
+  for (let r = start; r < end; r++) out[r - start] = entries[rows[r]!]!;
+  return out;
+}
+
+/** Rows in order of `ties`, with each run of equal ties (rare: numbers are unique) by id. */
+function byIdWhereEqual(
+  rows: Uint32Array,
+  ties: Float64Array,
+  entries: readonly IndexEntry[],
+): void {
+  for (let start = 0, end = 1; end <= rows.length; end++) {
+    if (end < rows.length && ties[rows[end]!] === ties[rows[start]!]) continue;
+    if (end - start > 1)
+      rows.subarray(start, end).sort((a, b) => (entries[a]!.id < entries[b]!.id ? -1 : 1));
+    start = end;
+  }
 }
 
 /**
@@ -77,55 +156,74 @@ export function catchUpSortColumn(
 ): SortedIndex | null {
   if (from === to) return column;
   const diffs = to.changesSince(from);
-  return diffs === null ? null : applyColumnDiffs(column, key, diffs);
+  return diffs === null ? null : applyColumnDiffs(column, key, diffs, to);
 }
 
 /**
- * One sort column after a batch: an order whose key changed moves (a new entry); an order that
- * changed in place has its entry's `record` updated (the entry is shared with the views made
- * from the column, which so never hold an old version).
+ * One sort column after a batch (`orders`: the orders after it): an order whose key or number
+ * changed moves (a new entry), a new one is inserted, a removed one removed; an order that
+ * changed in place keeps its entry.
  */
 function applyColumnDiffs(
   column: SortedIndex,
   key: OrderSortKey,
   diffs: readonly OrderDiff[],
+  orders: EntityTable<Order>,
 ): SortedIndex {
   const draft = column.edit();
   for (const { before, after } of diffs) {
     if (before === after) continue;
-    if (before !== undefined && after !== undefined) {
-      const moved = columnEntry(key, after);
-      if (moved.key === sortValueOf(before, key) && after.number === before.number) {
-        const held = column.entryAt(column.indexOf(moved)) as ColumnEntry | undefined;
-        if (held !== undefined && held.id === after.id) {
-          held.record = after;
-          continue;
-        }
-      }
-      draft.remove(columnEntry(key, before));
-      draft.insert(moved);
+    const was = before === undefined ? null : sortValueOf(before, key);
+    if (after === undefined) {
+      if (before !== undefined) draft.remove({ id: before.id, key: was, tie: before.number });
       continue;
     }
-    if (before !== undefined) draft.remove(columnEntry(key, before));
-    if (after !== undefined) draft.insert(columnEntry(key, after));
+    const is = sortValueOf(after, key);
+    if (before !== undefined) {
+      if (is === was && after.number === before.number) continue;
+      draft.remove({ id: before.id, key: was, tie: before.number });
+    }
+    const entry: ColumnEntry = {
+      id: after.id,
+      key: is,
+      tie: after.number,
+      slot: orders.slotOf(after.id)!,
+    };
+    draft.insert(entry);
   }
   return draft.commit();
 }
 
-/** The columns after a batch of diffs (the same object when none moved). */
-export function updateSortColumns(columns: SortColumns, diffs: readonly OrderDiff[]): SortColumns {
+/** The columns after a batch of diffs (`orders`: the orders after it; the same object when none moved). */
+export function updateSortColumns(
+  columns: SortColumns,
+  diffs: readonly OrderDiff[],
+  orders: EntityTable<Order>,
+): SortColumns {
   if (diffs.length === 0) return columns;
   let next: Partial<Record<OrderSortKey, SortedIndex>> | null = null;
   for (const key in columns) {
     const sortKey = key as OrderSortKey;
     const column = columns[sortKey]!;
-    const updated = applyColumnDiffs(column, sortKey, diffs);
+    const updated = applyColumnDiffs(column, sortKey, diffs, orders);
     if (updated !== column) {
       next ??= { ...columns };
       next[sortKey] = updated;
     }
   }
   return next ?? columns;
+}
+
+/**
+ * Whether every entry of a column holds the slot of its order in `orders` (what a pass reads
+ * the order and the search's matches by): the first entry that does not, or null.
+ */
+export function misplacedSlot(column: SortedIndex, orders: EntityTable<Order>): string | null {
+  for (const entry of column.entries()) {
+    const slot = (entry as Partial<ColumnEntry>).slot;
+    if (slot === undefined || orders.atSlot(slot)?.id !== entry.id) return entry.id;
+  }
+  return null;
 }
 
 /** The columns rebuilt over a new table of orders (the same keys). */
@@ -139,72 +237,111 @@ export function rebuildSortColumns(columns: SortColumns, orders: EntityTable<Ord
 /**
  * The rows of a view taken from an index already in the view's sort: `source` is either the
  * view's ascending sort column or a maintained view with the same sort and a wider filter. One
- * pass in order (backwards for a descending view, nulls kept last); O(n) predicate calls, no
- * comparisons, no allocation per row: the view shares the column's entries (which hold their
- * current order; an entry the view made itself is looked up by id).
+ * pass in order (backwards for a descending view, nulls kept last); O(n) filter calls, no
+ * comparisons, no allocation per row: the view shares the column's entries (an entry the view
+ * made itself is looked up by id). A search is answered by slot (`search-index.ts`).
  */
 export function selectFromIndex(
   source: SortedIndex,
-  def: OrderIndexDef,
+  def: OrderViewDef,
   orders: EntityTable<Order>,
   everyOrder = false,
 ): SortedIndex {
   return drain(selectJob(source, def, orders, everyOrder));
 }
 
+/**
+ * A source holding at least 1/WIDE of the orders has its filter tested over the whole table
+ * (see {@link selectJob}).
+ */
+const WIDE = 8;
+
 /** Chunks of an index (≤ 512 entries each) read between two yields. */
 const INDEX_CHUNKS_PER_STEP = 4;
 
+/** A chunk's entries backwards, but those with a null key, which go to `nulls`. */
+function reverseChunk(chunk: readonly IndexEntry[], nulls: IndexEntry[]): IndexEntry[] {
+  const out: IndexEntry[] = [];
+  for (let k = chunk.length - 1; k >= 0; k--) {
+    const entry = chunk[k]!;
+    if (entry.key === null) nulls.push(entry);
+    else out.push(entry);
+  }
+  return out;
+}
+
 /**
- * {@link selectFromIndex} as a job (see `sliced.ts`), a few chunks of the source at a time. An
- * entry's order is the one it holds, which may be newer than `orders` when the column changed
- * meanwhile: the caller brings the result up to date with {@link catchUpView}, which does not
- * depend on which version was tested.
+ * Adds a chunk's entries that belong in the view to `rows` (or to `nulls`, for a null key), in
+ * the view's order: those whose slot `matched` marks (every one without a search), then those
+ * `filter` keeps (every one without a filter).
+ */
+function selectChunk(
+  chunk: readonly IndexEntry[],
+  reverse: boolean,
+  orders: EntityTable<Order>,
+  matched: Uint8Array | null,
+  filter: ((order: Order) => boolean) | null,
+  rows: IndexEntry[],
+  nulls: IndexEntry[],
+): void {
+  for (let k = 0; k < chunk.length; k++) {
+    const entry = chunk[reverse ? chunk.length - 1 - k : k]!;
+    // An entry a view made itself (an order that moved in the view) has no slot.
+    const slot = (entry as Partial<ColumnEntry>).slot ?? orders.slotOf(entry.id);
+    if (slot === undefined || (matched !== null && matched[slot] !== 1)) continue;
+    if (filter !== null) {
+      const order = orders.atSlot(slot);
+      if (order === undefined || !filter(order)) continue;
+    }
+    (entry.key === null ? nulls : rows).push(entry);
+  }
+}
+
+/**
+ * {@link selectFromIndex} as a job (see `sliced.ts`), a few chunks of the source at a time, the
+ * search's matching slots found first. `source` and `orders` are of one state; the caller brings
+ * the result up to date with what changed meanwhile ({@link catchUpView}).
  */
 export function* selectJob(
   source: SortedIndex,
-  def: OrderIndexDef,
+  def: OrderViewDef,
   orders: EntityTable<Order>,
   everyOrder = false,
 ): Job<SortedIndex> {
   const reverse = source.direction !== def.direction;
   const chunks = source.chunkCount;
+  const chunkAt = (step: number) => source.chunkAt(reverse ? chunks - 1 - step : step);
   if (everyOrder) {
-    // No filter: the pointers are copied without reading the entries (into an array of the
-    // final length), except to move the nulls (only at the end of the column) after the rest
-    // in a descending view.
-    const all: IndexEntry[] = new Array<IndexEntry>(source.size);
-    const nullCount = reverse ? source.size - source.countWhile((e) => e.key !== null) : 0;
-    let at = reverse ? source.size - nullCount : 0;
-    let i = 0;
+    // No filter: the column itself in its own direction (an index is immutable: the view's
+    // changes will copy what they touch); backwards, its chunks reversed, the nulls (only at
+    // the end of the column) kept last.
+    if (!reverse) return source;
+    const reversed: IndexEntry[][] = [];
+    const nulls: IndexEntry[] = [];
     for (let step = 0; step < chunks; step++) {
-      const chunk = source.chunkAt(reverse ? chunks - 1 - step : step);
-      for (let k = 0; k < chunk.length; k++) {
-        const entry = chunk[reverse ? chunk.length - 1 - k : k]!;
-        if (i++ < nullCount) all[at++] = entry;
-        else {
-          if (at === source.size) at = 0;
-          all[at++] = entry;
-        }
-      }
+      const chunk = reverseChunk(chunkAt(step), nulls);
+      if (chunk.length) reversed.push(chunk);
       if (step % INDEX_CHUNKS_PER_STEP === INDEX_CHUNKS_PER_STEP - 1) yield;
     }
-    return SortedIndex.fromSorted(all, def.direction);
+    for (let at = 0; at < nulls.length; at += INDEX_CHUNK)
+      reversed.push(nulls.slice(at, at + INDEX_CHUNK));
+    return SortedIndex.fromChunks(reversed, source.size, def.direction, 1);
   }
   const rows: IndexEntry[] = [];
   const nulls: IndexEntry[] = [];
-  const member = def.member;
+  // The filter is tested over the whole table, in the order its records sit, when the source
+  // holds a good part of it; per entry (reading each order by slot) when it is narrow.
+  const wide = def.filter !== null && source.size * WIDE >= orders.size;
+  const matched =
+    def.search === null && !wide
+      ? null
+      : yield* matchingSlots(orders, def.search, wide ? def.filter : null);
+  const filter = wide ? null : def.filter;
   for (let step = 0; step < chunks; step++) {
-    const chunk = source.chunkAt(reverse ? chunks - 1 - step : step);
-    for (let k = 0; k < chunk.length; k++) {
-      const entry = chunk[reverse ? chunk.length - 1 - k : k]!;
-      const order = (entry as Partial<ColumnEntry>).record ?? orders.get(entry.id);
-      if (order !== undefined && member(order)) (entry.key === null ? nulls : rows).push(entry);
-    }
+    selectChunk(chunkAt(step), reverse, orders, matched, filter, rows, nulls);
     if (step % INDEX_CHUNKS_PER_STEP === INDEX_CHUNKS_PER_STEP - 1) yield;
   }
-  for (const entry of nulls) rows.push(entry);
-  return SortedIndex.fromSorted(rows, def.direction);
+  return SortedIndex.fromSorted(nulls.length ? rows.concat(nulls) : rows, def.direction);
 }
 
 /**

@@ -10,20 +10,25 @@ export interface IndexEntry {
   readonly tie: number;
 }
 
-/**
- * An index entry that also holds its record: a sort column's entry, shared by the views made
- * from it. Its place (`id`, `key`, `tie`) never changes; `record` is updated in place when the
- * record changes without moving (so no view keeps an old version alive).
- */
-export interface RecordEntry<T> extends IndexEntry {
-  record: T;
-}
+// Objects made by literals with the same keys share one shape in V8, which also tracks what
+// each field has held (small integers, doubles, anything). Keys are integers in some indexes,
+// doubles (times) or texts in others: the shapes of entries (`{id, key, tie}`, and the sort
+// columns' `{id, key, tie, slot}`) take every kind of key once, here, so that a first index
+// with another kind of key does not change the shape, which would make every entry of the
+// other indexes be rewritten when next read.
+for (const entry of [
+  { id: '', key: 0 as SortValue, tie: 0 },
+  { id: '', key: 0 as SortValue, tie: 0, slot: 0 },
+])
+  for (const key of [0.5, '', null]) entry.key = key;
 
 /** Sort direction of an index's key. */
 export type Direction = 'asc' | 'desc';
 
 /** Entries per chunk after a build or a split. */
 const CHUNK = 256;
+/** Entries per chunk of an index built in order (see {@link SortedIndex.fromChunks}). */
+export const INDEX_CHUNK = CHUNK;
 /** A chunk longer than this splits in two. */
 const MAX_CHUNK = 512;
 /** A chunk shorter than this merges with its neighbour when they fit in one. */
@@ -137,7 +142,11 @@ export class SortedIndex {
     return new SortedIndex(chunks, entries.length, direction, version);
   }
 
-  /** @internal */
+  /**
+   * An index of chunks of entries already in the index's order (each of about
+   * {@link INDEX_CHUNK}, none empty), shared, not copied: built a chunk at a time, without an
+   * array of every entry.
+   */
   static fromChunks(
     chunks: readonly (readonly IndexEntry[])[],
     size: number,

@@ -24,6 +24,7 @@ import {
   type OrderSortKey,
   type OrderViewSpec,
 } from './order-views.ts';
+import { prepareSearchText } from './search-index.ts';
 import { nextShownOrders, type OptimisticOrders } from './shown-orders.ts';
 import { drain, runSliced, type Job, type SliceScheduler, type SlicedRun } from './sliced.ts';
 import {
@@ -278,6 +279,12 @@ export interface ViewsActions {
    * are built one after another in slices (`budget` is then unused) and all are missing on return.
    */
   prepareSortColumns(keys?: readonly OrderSortKey[], budget?: number): OrderSortKey[];
+  /**
+   * Makes the search text of the orders (`search-index.ts`: every name and email folded, per
+   * chunk of the table) so that the first keystroke of a search does not; meant for idle time
+   * after the load. In slices with a slice scheduler.
+   */
+  prepareSearch(): void;
   /** Advances time: republishes the per-minute series and rolls the day over at midnight. */
   tick(now?: number): void;
 }
@@ -499,6 +506,12 @@ export function createViewsSlice(context: {
           });
         }
         return missing;
+      },
+
+      prepareSearch() {
+        const job = prepareSearchText(get().shownOrders);
+        if (scheduler === null) drain(job);
+        else runSliced(job, () => {}, scheduler);
       },
 
       tick(now = context.now()) {

@@ -7,7 +7,7 @@ import {
   buildOrderIndex,
   type OrderSortKey,
 } from '../../views/order-views.ts';
-import { buildSortColumn } from '../../views/sort-columns.ts';
+import { buildSortColumn, misplacedSlot } from '../../views/sort-columns.ts';
 
 /**
  * How the store's maintained views differ from a rebuild from its shown orders (empty: none):
@@ -34,6 +34,9 @@ export function viewProblems(state: DeskState, now: number): string[] {
     const rebuilt = buildSortColumn(key as OrderSortKey, orders).toArray();
     if (JSON.stringify(rebuilt) !== JSON.stringify(column.toArray()))
       problems.push(`sort column ${key} differs from a rebuild`);
+    const misplaced = misplacedSlot(column, orders);
+    if (misplaced !== null)
+      problems.push(`sort column ${key}: the entry of ${misplaced} has not its order's slot`);
   }
   const metrics = MetricsAccumulator.build(orders.values(), now).snapshot(now);
   if (JSON.stringify(metrics) !== JSON.stringify(state.metricsAcc.snapshot(now)))
