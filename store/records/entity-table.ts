@@ -8,9 +8,14 @@ export interface Keyed {
 const BITS = 7;
 /** Slots per chunk. */
 const CHUNK = 1 << BITS;
+/** Slots per chunk of an {@link EntityTable}. */
+export const CHUNK_SIZE = CHUNK;
 const MASK = CHUNK - 1;
 
-type Chunk<T> = readonly (T | undefined)[];
+/** The records of 128 slots, by slot (`undefined`: empty). */
+export type Chunk<T> = readonly (T | undefined)[];
+
+const NO_RECORDS: Chunk<never> = Object.freeze([]);
 
 function emptyChunk<T>(): (T | undefined)[] {
   return new Array<T | undefined>(CHUNK).fill(undefined);
@@ -68,6 +73,33 @@ export class EntityTable<T extends Keyed> {
     return new EntityTable(slots, chunks, size, version);
   }
 
+  /**
+   * A table holding `chunks` as they are (each record in the slot it has there, empty slots kept
+   * empty), e.g. chunks written to storage by an earlier table; null when an id is in two slots.
+   */
+  static fromChunks<T extends Keyed>(chunks: readonly Chunk<T>[]): EntityTable<T> | null {
+    const slots = new IdSlots();
+    const out: Chunk<T>[] = [];
+    let size = 0;
+    let pending = 0;
+    for (let c = 0; c < chunks.length; c++) {
+      const chunk = chunks[c]!;
+      if (chunk.length !== CHUNK) return null;
+      for (let i = 0; i < CHUNK; i++) {
+        const record = chunk[i];
+        if (record === undefined) {
+          pending++;
+          continue;
+        }
+        for (; pending > 0; pending--) slots.skip();
+        if (slots.ensure(record.id) !== (c << BITS) + i) return null;
+        size++;
+      }
+      out.push(chunk);
+    }
+    return new EntityTable(slots, out, size, 1);
+  }
+
   /** @internal Used by {@link TableDraft.commit}. */
   static fromDraft<T extends Keyed>(
     source: EntityTable<T>,
@@ -102,6 +134,15 @@ export class EntityTable<T extends Keyed> {
   /** Number of chunks of slots (for a pass in slices: {@link forEachInChunks}). */
   get chunkCount(): number {
     return this.#chunks.length;
+  }
+
+  /**
+   * The records of chunk `c` by slot (`undefined`: an empty slot). A chunk is never modified: a
+   * commit that changes one of its records makes a new array, so the same array means the same
+   * records (what the snapshot encoder caches by).
+   */
+  chunkAt(c: number): Chunk<T> {
+    return this.#chunks[c] ?? NO_RECORDS;
   }
 
   /** Calls `visit` for every record of chunks `from` (inclusive) to `to` (exclusive). */
