@@ -1,25 +1,13 @@
 import { spawn } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from 'node-appwrite';
 import { machineLine, recordEntry } from './lib/bench-record.ts';
 import { numberArg, parseArgs } from './lib/env.ts';
-import { LocalBackend } from './lib/local-backend.ts';
 import { withNice } from './lib/nice.ts';
 import { treeCpuSeconds } from './lib/processes.ts';
-import { Provisioner } from './lib/provisioner.ts';
-import { Seeder } from './lib/seeder.ts';
-import { schema } from './schema.ts';
+import { seededData, startSeeded } from './lib/seeded-data.ts';
 
 /**
  * `npm run bench:simulator -- [--orders 100000] [--rate 1000] [--duration 20] [--runs 2]
@@ -112,20 +100,13 @@ async function main(): Promise<void> {
 
   const projectId = 'livedesk-bench-simulator';
   const kept = typeof args.get('data') === 'string' ? resolve(args.get('data') as string) : null;
-  const seed = await seededData(kept, projectId, orders);
+  const seed = await seededData({ kept, projectId, orders, log });
   try {
     const results: RunResult[] = [];
     for (let run = 0; run < runs; run++) {
       const order = run % 2 === 0 ? simulators : [...simulators].reverse();
       for (const { label, dir, extra } of order) {
-        const dataDir = mkdtempSync(join(tmpdir(), 'livedesk-bench-simulator-'));
-        cpSync(seed.dataDir, dataDir, { recursive: true });
-        await using backend = await new LocalBackend({
-          projectId,
-          apiKey: seed.apiKey,
-          dataDir,
-          nice,
-        }).start();
+        await using backend = await startSeeded(seed, { nice, copy: true });
         await sleep(1000);
         const backendBefore = treeCpuSeconds(backend.pid!);
         const { summary, cpu } = await simulate(
@@ -170,48 +151,8 @@ async function main(): Promise<void> {
     console.log(`\n${entry}`);
     if (!args.has('no-record')) recordEntry('Simulator', entry, INTRO);
   } finally {
-    if (!kept) rmSync(seed.dataDir, { recursive: true, force: true });
+    if (!seed.kept) rmSync(seed.dataDir, { recursive: true, force: true });
   }
-}
-
-/**
- * A data folder seeded with `orders` orders, and its API key: `kept` as it is when an earlier run
- * seeded it with as many (`--data`), else seeded now (into `kept`, or a folder of its own).
- */
-async function seededData(
-  kept: string | null,
-  projectId: string,
-  orders: number,
-): Promise<{ dataDir: string; apiKey: string }> {
-  const about = kept ? join(kept, 'bench-simulator.json') : null;
-  if (about && existsSync(about)) {
-    const seed = JSON.parse(readFileSync(about, 'utf8')) as { apiKey: string; orders: number };
-    if (seed.orders === orders) {
-      log(`reusing ${kept} (${orders.toLocaleString('en-US')} orders)`);
-      return { dataDir: kept!, apiKey: seed.apiKey };
-    }
-  }
-  if (kept) {
-    rmSync(kept, { recursive: true, force: true });
-    mkdirSync(kept, { recursive: true });
-  }
-  const backend = await new LocalBackend({ projectId, ...(kept ? { dataDir: kept } : {}) }).start();
-  try {
-    const client = new Client()
-      .setEndpoint(backend.endpoint)
-      .setProject(backend.projectId)
-      .setKey(backend.apiKey);
-    await new Provisioner(client).apply(schema);
-    const seeder = new Seeder(client);
-    await seeder.ensureCatalog();
-    await seeder.ensureAccounts();
-    const { seconds } = await seeder.seedOrders(orders, { days: 29 });
-    log(`seeded ${orders.toLocaleString('en-US')} orders in ${seconds.toFixed(1)} s`);
-  } finally {
-    await backend.halt();
-  }
-  if (about) writeFileSync(about, JSON.stringify({ apiKey: backend.apiKey, orders }));
-  return { dataDir: backend.dataDir, apiKey: backend.apiKey };
 }
 
 main().catch((error: unknown) => {

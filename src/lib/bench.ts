@@ -6,7 +6,11 @@
  * - `loaf`: long-animation-frame entries over 50 ms (start, duration, blocking);
  * - `latency`: per realtime event, receive→paint (ms, performance clock) and server
  *   timestamp→paint (ms, wall clock);
- * - `firstTable`: performance.now() of the first frame painted with the table at its target size.
+ * - `firstTable`: performance.now() of the first frame painted with the table at its target size,
+ *   and the connection badge's state then (`firstTableConnection`: `resyncing` when painted from
+ *   the persisted snapshot);
+ * - `snapshotWrites`: the store's snapshot writes (`livedesk:snapshot-write`, from the start to
+ *   the saved snapshot) and the main-thread copies inside them (`livedesk:snapshot-clone`).
  */
 export interface BenchRecord {
   recording: boolean;
@@ -23,6 +27,8 @@ export interface BenchRecord {
   }[];
   latency: { receiveToPaint: number; serverToPaint: number }[];
   firstTable: number | null;
+  firstTableConnection: string | null;
+  snapshotWrites: { name: 'write' | 'clone'; start: number; duration: number }[];
   tableRows: number;
   targetRows: number;
 }
@@ -45,6 +51,8 @@ function start(): BenchRecord {
     loaf: [],
     latency: [],
     firstTable: null,
+    firstTableConnection: null,
+    snapshotWrites: [],
     tableRows: 0,
     targetRows: Number(new URLSearchParams(window.location.search).get('rows') ?? 100_000),
   };
@@ -88,6 +96,19 @@ function start(): BenchRecord {
   } catch {
     // not supported: no entries
   }
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        if (entry.name === 'livedesk:snapshot-write' || entry.name === 'livedesk:snapshot-clone')
+          made.snapshotWrites.push({
+            name: entry.name === 'livedesk:snapshot-write' ? 'write' : 'clone',
+            start: entry.startTime,
+            duration: entry.duration,
+          });
+    }).observe({ type: 'measure', buffered: true });
+  } catch {
+    // not supported: no entries
+  }
   return made;
 }
 
@@ -109,7 +130,10 @@ export function benchTableRendered(rows: number): void {
   b.tableRows = rows;
   if (b.firstTable !== null || rows < b.targetRows) return;
   requestAnimationFrame(() => {
-    b.firstTable ??= performance.now();
+    if (b.firstTable !== null) return;
+    b.firstTable = performance.now();
+    b.firstTableConnection =
+      document.querySelector<HTMLElement>('[data-testid="connection"]')?.dataset.state ?? null;
   });
 }
 
