@@ -5,6 +5,7 @@ describe('snapshotWriteSummary', () => {
   it('adds up the copies inside each write and keeps the long frames that overlapped one', () => {
     const summary = snapshotWriteSummary(
       [
+        { name: 'encode', start: 996, duration: 3 },
         { name: 'clone', start: 1000, duration: 8 },
         { name: 'clone', start: 1020, duration: 12 },
         { name: 'write', start: 995, duration: 60 },
@@ -21,7 +22,9 @@ describe('snapshotWriteSummary', () => {
       writes: 2,
       writeMs: [60, 140],
       cloneMs: [20, 90],
+      encodeMs: [3, 0],
       longestCopy: 90,
+      longestEncode: 3,
       longFrames: [95],
     });
   });
@@ -31,7 +34,9 @@ describe('snapshotWriteSummary', () => {
       writes: 0,
       writeMs: [],
       cloneMs: [],
+      encodeMs: [],
       longestCopy: 0,
+      longestEncode: 0,
       longFrames: [],
     });
   });

@@ -10,7 +10,8 @@
  *   and the connection badge's state then (`firstTableConnection`: `resyncing` when painted from
  *   the persisted snapshot);
  * - `snapshotWrites`: the store's snapshot writes (`livedesk:snapshot-write`, from the start to
- *   the saved snapshot) and the main-thread copies inside them (`livedesk:snapshot-clone`).
+ *   the saved snapshot) and the main-thread work inside them: each page encoded
+ *   (`livedesk:snapshot-encode`) and each put's structured clone (`livedesk:snapshot-clone`).
  */
 export interface BenchRecord {
   recording: boolean;
@@ -28,7 +29,7 @@ export interface BenchRecord {
   latency: { receiveToPaint: number; serverToPaint: number }[];
   firstTable: number | null;
   firstTableConnection: string | null;
-  snapshotWrites: { name: 'write' | 'clone'; start: number; duration: number }[];
+  snapshotWrites: { name: 'write' | 'clone' | 'encode'; start: number; duration: number }[];
   tableRows: number;
   targetRows: number;
 }
@@ -38,6 +39,12 @@ declare global {
     __livedeskBench?: BenchRecord;
   }
 }
+
+const SNAPSHOT_MEASURES: Record<string, BenchRecord['snapshotWrites'][number]['name']> = {
+  'livedesk:snapshot-write': 'write',
+  'livedesk:snapshot-clone': 'clone',
+  'livedesk:snapshot-encode': 'encode',
+};
 
 const enabled =
   typeof window !== 'undefined' && new URLSearchParams(window.location.search).get('bench') === '1';
@@ -98,13 +105,11 @@ function start(): BenchRecord {
   }
   try {
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries())
-        if (entry.name === 'livedesk:snapshot-write' || entry.name === 'livedesk:snapshot-clone')
-          made.snapshotWrites.push({
-            name: entry.name === 'livedesk:snapshot-write' ? 'write' : 'clone',
-            start: entry.startTime,
-            duration: entry.duration,
-          });
+      for (const entry of list.getEntries()) {
+        const name = SNAPSHOT_MEASURES[entry.name];
+        if (name)
+          made.snapshotWrites.push({ name, start: entry.startTime, duration: entry.duration });
+      }
     }).observe({ type: 'measure', buffered: true });
   } catch {
     // not supported: no entries

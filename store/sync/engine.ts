@@ -155,7 +155,9 @@ function* changedSegments(
     for (let p = 0; p * PAGE_CHUNKS < table.chunkCount; p++) {
       const page = pageOf(table, p);
       if (written && page.every((chunk, i) => written[p * PAGE_CHUNKS + i] === chunk)) continue;
+      const started = timelineNow();
       segments.set(p, encoder.encode(page));
+      measureLatest('snapshot-encode', started);
       yield;
     }
   } catch (error) {
