@@ -3,10 +3,12 @@ import { adminEnv, numberArg, parseArgs } from './lib/env.ts';
 import { Simulator } from './lib/simulator.ts';
 
 /**
- * `npm run simulate -- --rate R --duration D [--checkout]`: live traffic (new orders, claims,
- * status changes, notes). With `--checkout`, new orders come from scripted customers through the
- * real path: the checkout function, a card payment at Stripe (the local double by default), and
- * the stripe-webhook function marking them paid.
+ * `npm run simulate -- --rate R --duration D [--checkout] [--no-batch] [--in-flight N]`: live
+ * traffic (new orders,
+ * claims, status changes, notes). With `--checkout`, new orders come from scripted customers
+ * through the real path: the checkout function, a card payment at Stripe (the local double by
+ * default), and the stripe-webhook function marking them paid. `--no-batch`: every change in a
+ * transaction of its own (by default the changes due at the same moment share one).
  */
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
@@ -21,19 +23,27 @@ async function main(): Promise<void> {
     .setKey(env.apiKey);
   const simulator = new Simulator(client, numberArg(args, 'seed', Date.now()), 'full', {
     checkout,
+    batch: !args.has('no-batch'),
   });
   await simulator.prepare();
   console.log(
     `Simulating ${rate} events/s for ${duration} s against ${env.endpoint}${checkout ? ' (new orders through checkout, Stripe and the webhook)' : ''}`,
   );
-  const stats = await simulator.run(rate, duration, (running, inFlight) => {
-    if (!quiet)
-      console.log(
-        `  t=${running.seconds.toFixed(0)}s events=${running.events} (${Math.round(running.events / Math.max(running.seconds, 0.001))}/s) in-flight=${inFlight} errors=${running.errors}`,
-      );
-  });
+  const maxInFlight = numberArg(args, 'in-flight', 512, { min: 1, max: 10_000 });
+  const stats = await simulator.run(
+    rate,
+    duration,
+    (running, inFlight) => {
+      if (!quiet)
+        console.log(
+          `  t=${running.seconds.toFixed(0)}s events=${running.events} (${Math.round(running.events / Math.max(running.seconds, 0.001))}/s) in-flight=${inFlight} errors=${running.errors}`,
+        );
+    },
+    maxInFlight,
+  );
+  const batches = simulator.transactions;
   console.log(
-    `Done: ${stats.events} events in ${stats.seconds.toFixed(1)} s (${(stats.events / stats.seconds).toFixed(1)}/s; new ${stats.byKind['new-order']}, claims ${stats.byKind.claim}, status ${stats.byKind.advance}, notes ${stats.byKind.note}; conflicts ${stats.conflicts}; errors ${stats.errors})`,
+    `Done: ${stats.events} events in ${stats.seconds.toFixed(1)} s (${(stats.events / stats.seconds).toFixed(1)}/s; new ${stats.byKind['new-order']}, claims ${stats.byKind.claim}, status ${stats.byKind.advance}, notes ${stats.byKind.note}; conflicts ${stats.conflicts}; errors ${stats.errors})${batches ? `; ${batches.parts} writes in ${batches.transactions} transactions (${batches.split} split after a refusal)` : ''}`,
   );
   if (stats.errors > 0) process.exitCode = 1;
 }

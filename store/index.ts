@@ -83,15 +83,19 @@ export { ORDER_LIST_FIELDS, ORDER_LIST_SELECT } from './sync/documents.ts';
 
 // The Appwrite SDK boundary: ports, the write transport, the one error conversion.
 export { appwriteSyncPorts } from './appwrite/sync-ports.ts';
-export { idbSnapshots, clearSnapshots } from './appwrite/idb-snapshots.ts';
+export { idbSnapshots, clearSnapshots, lastSnapshotKey } from './appwrite/idb-snapshots.ts';
 export {
   SNAPSHOT_VERSION,
   snapshotKey,
   memorySnapshots,
+  prefetchSnapshot,
   readPersisted,
-  type PersistedOrders,
   type PersistOptions,
+  type PrefetchedSnapshot,
+  type RestoredSnapshot,
+  type SnapshotHeader,
   type SnapshotStorage,
+  type StoredSnapshot,
 } from './sync/persist.ts';
 export { createAppwriteTransport, parseExecution } from './appwrite/transport.ts';
 export { createAppwriteFiles, type FilesSdk } from './appwrite/files-transport.ts';

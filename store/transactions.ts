@@ -133,16 +133,17 @@ export function loadSnapshot(
 ): void {
   const s = get();
   const remote: RemoteChange[] = [];
-  if (snapshot.orders?.length) {
+  const given = snapshot.orders;
+  if (given !== undefined && (given instanceof EntityTable ? given.size : given.length) > 0) {
     const bulk =
       (s.orders.size === 0 || options.replace === true) &&
       s.tombstones.orders.size === 0 &&
       Object.keys(s.optimistic).length === 0;
     if (bulk) {
-      const orders = EntityTable.from(snapshot.orders);
+      const orders = given instanceof EntityTable ? given : EntityTable.from(given);
       set({ orders, ...rebuildOrderViews(s, orders, now()) });
     } else
-      for (const record of snapshot.orders)
+      for (const record of given instanceof EntityTable ? given.values() : given)
         remote.push({ collection: 'orders', kind: 'upsert', record });
   }
   for (const record of snapshot.products ?? [])

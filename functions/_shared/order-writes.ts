@@ -21,6 +21,8 @@ import { activityIdFor, isAppwriteError, readOrder } from './appwrite.ts';
  * `transaction_conflict` (`'conflict'` too, as does a record created meanwhile under the same id).
  * The committed order is read back for the answer. {@link commitUntilLanded} reads again and
  * decides again after a conflict until the change lands (bounded by time, never by a count).
+ * A writer that holds the order as it last wrote it (the simulator) stages the same writes in one
+ * call and reads nothing ({@link commitHeldOrderChange}, {@link writeNewOrder}).
  */
 
 /** Who made a change, as the activity record names them (null for the shop's own records). */
@@ -143,6 +145,70 @@ export async function commitOrderChange(
 }
 
 /**
+ * Stages `operations` in one `createOperations` call of a new transaction and commits it (three
+ * requests). Answers false when the commit is refused because a document changed after the
+ * staging or a created id is taken (409: nothing written); anything else throws.
+ */
+export async function commitOperations(
+  client: Client,
+  operations: readonly StagedWrite[],
+): Promise<boolean> {
+  const databases = new Databases(client);
+  return inTransaction(databases, async (transactionId) => {
+    await databases.createOperations({
+      transactionId,
+      operations: operations.map((write) => ({ ...write, databaseId: DATABASE_ID })),
+    });
+    return true;
+  });
+}
+
+/**
+ * What {@link commitHeldOrderChange} stages: the order's update, the `writes` and the activity
+ * record, in that order (the order in which {@link commitOrderChange} stages them).
+ */
+export function heldChangeOperations(
+  orderId: string,
+  change: OrderChange,
+  author: ChangeAuthor,
+  at: number,
+  writes: readonly StagedWrite[] = [],
+): StagedWrite[] {
+  return [
+    {
+      action: 'update',
+      collectionId: COLLECTIONS.orders,
+      documentId: orderId,
+      data: orderToDocumentData(change.patch),
+    },
+    ...writes,
+    activityWrite(orderId, change.patch.rev, change.activity, author, at),
+  ];
+}
+
+/**
+ * {@link commitOrderChange} for a writer that holds the order as it last wrote or read it (the
+ * simulator): {@link heldChangeOperations} in one transaction ({@link commitOperations}) — three
+ * requests, no read before and none after. Answers `'conflict'` (nothing written) when the order
+ * is no longer at `change.patch.rev - 1`: whoever moved it on created the record of that
+ * revision, so the commit finds the record's id taken (every writer keeps that invariant,
+ * domain/order-invariants.ts), or changed it after the staging. A writer that moved `rev` on
+ * without its records would not be seen: such writers keep to {@link commitOrderChange}, which
+ * checks the order's `$updatedAt`.
+ */
+export async function commitHeldOrderChange(
+  client: Client,
+  orderId: string,
+  change: OrderChange,
+  author: ChangeAuthor,
+  at: number,
+  writes: readonly StagedWrite[] = [],
+): Promise<'committed' | 'conflict'> {
+  const operations = heldChangeOperations(orderId, change, author, at, writes);
+  return (await commitOperations(client, operations)) ? 'committed' : 'conflict';
+}
+
+/**
  * Thrown by a planner of {@link commitUntilLanded} when an earlier attempt of the same change
  * committed meanwhile (the same request, sent twice): nothing more to write.
  */
@@ -214,31 +280,48 @@ export async function commitNewOrder(
   author: ChangeAuthor,
   at: number,
 ): Promise<Committed> {
-  const databases = new Databases(client);
-  const committed = await inTransaction(databases, async (transactionId) => {
-    await databases.createOperations({
-      transactionId,
-      operations: [
-        {
-          action: 'create',
-          databaseId: DATABASE_ID,
-          collectionId: COLLECTIONS.orders,
-          documentId: order.orderId,
-          data: { ...order.data, $permissions: order.permissions },
-        },
-        {
-          ...activityWrite(order.orderId, order.data.rev, activity, author, at),
-          databaseId: DATABASE_ID,
-        },
-      ],
-    });
-    return true;
-  });
-  if (!committed)
-    throw new AppwriteException(
-      `Order ${order.orderId} or its number #${order.data.number} is taken.`,
-      409,
-      'document_already_exists',
-    );
-  return { order: await readOrderDocument(databases, order.orderId) };
+  await writeNewOrder(client, order, activity, author, at);
+  return { order: await readOrderDocument(new Databases(client), order.orderId) };
+}
+
+/** What {@link writeNewOrder} stages: the order, then its first activity record. */
+export function newOrderOperations(
+  order: NewOrder,
+  activity: OrderChange['activity'],
+  author: ChangeAuthor,
+  at: number,
+): StagedWrite[] {
+  return [
+    {
+      action: 'create',
+      collectionId: COLLECTIONS.orders,
+      documentId: order.orderId,
+      data: { ...order.data, $permissions: order.permissions },
+    },
+    activityWrite(order.orderId, order.data.rev, activity, author, at),
+  ];
+}
+
+/**
+ * {@link commitNewOrder} without reading the order back (three requests): resolves once it is
+ * committed, for a writer that knows what it wrote.
+ */
+export async function writeNewOrder(
+  client: Client,
+  order: NewOrder,
+  activity: OrderChange['activity'],
+  author: ChangeAuthor,
+  at: number,
+): Promise<void> {
+  if (!(await commitOperations(client, newOrderOperations(order, activity, author, at))))
+    throw takenError(order);
+}
+
+/** Appwrite's 409 for a new order whose id or number is taken. */
+export function takenError(order: NewOrder): AppwriteException {
+  return new AppwriteException(
+    `Order ${order.orderId} or its number #${order.data.number} is taken.`,
+    409,
+    'document_already_exists',
+  );
 }

@@ -11,25 +11,34 @@ import { adminClient, createPaidOrder, userClient } from './support/orders.ts';
 const row = (page: Page, number: number) =>
   page.locator(`[data-testid="order-row"][data-order-number="${number}"]`);
 
-/** What the page's IndexedDB of snapshots holds: each snapshot's order ids (none: no database). */
+/**
+ * What the page's IndexedDB of snapshots holds: per snapshot (a header under its key, segments
+ * under `[key, page]`), the text of its segments, where every order's id is (none: no database).
+ */
 const snapshots = (page: Page) =>
   page.evaluate(
     () =>
-      new Promise<string[][]>((resolve, reject) => {
+      new Promise<string[]>((resolve, reject) => {
         const open = indexedDB.open('livedesk-snapshots');
         // Never create the app's database: a probe that finds none says so and leaves none.
         open.onupgradeneeded = () => open.transaction!.abort();
         open.onerror = () => resolve([]);
         open.onsuccess = () => {
           const db = open.result;
-          const read = db.transaction('snapshots', 'readonly').objectStore('snapshots').getAll();
-          read.onsuccess = () => {
+          const store = db.transaction('snapshots', 'readonly').objectStore('snapshots');
+          const keys = store.getAllKeys();
+          const values = store.getAll();
+          values.onsuccess = () => {
             db.close();
-            resolve(
-              (read.result as { orders: { id: string }[] }[]).map((s) => s.orders.map((o) => o.id)),
-            );
+            const texts = new Map<string, string>();
+            keys.result.forEach((key, i) => {
+              const owner = typeof key === 'string' ? key : String((key as unknown[])[0]);
+              const text = (values.result[i] as { text?: string }).text ?? '';
+              texts.set(owner, (texts.get(owner) ?? '') + text);
+            });
+            resolve([...texts.values()]);
           };
-          read.onerror = () => reject(read.error);
+          values.onerror = () => reject(values.error);
         };
       }),
   );
@@ -90,7 +99,7 @@ describe('a returning visit (browser)', () => {
       .poll(
         async () =>
           (await snapshots(ana.page)).some(
-            (ids) => ids.includes(claimed.id) && ids.includes(deleted.id),
+            (text) => text.includes(claimed.id) && text.includes(deleted.id),
           ),
         { timeout: 30_000 },
       )
@@ -138,7 +147,7 @@ describe('a returning visit (browser)', () => {
     expect(seen[firstRows]!.watched).not.toContain(created.number);
     // Gone for good, and not in the snapshot saved after the sweep.
     await expect
-      .poll(async () => (await snapshots(page)).flat().includes(deleted.id), { timeout: 30_000 })
+      .poll(async () => (await snapshots(page)).join().includes(deleted.id), { timeout: 30_000 })
       .toBe(false);
     expect(seen.at(-1)!.watched).not.toContain(deleted.number);
 

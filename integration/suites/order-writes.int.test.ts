@@ -4,9 +4,11 @@ import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
 import type { OrderDocument, OrderDocumentData } from '../../domain/order.ts';
 import type { OrderChange } from '../../domain/order-machine.ts';
 import {
+  commitHeldOrderChange,
   commitNewOrder,
   commitOrderChange,
   commitUntilLanded,
+  writeNewOrder,
 } from '../../functions/_shared/order-writes.ts';
 import { serverClient } from '../support/clients.ts';
 import { activityOf, readOrderDocument } from '../support/payments.ts';
@@ -225,5 +227,82 @@ describe('order-writes: an order and its activity record in one transaction', ()
     });
     expect(await readOrderDocument(order.$id)).toMatchObject({ rev: 0, assigneeId: null });
     expect(await activityOf(order.$id)).toHaveLength(1);
+  });
+
+  it('commitHeldOrderChange writes what commitOrderChange writes, without reading the order', async () => {
+    const [read, held] = [await newOrder(), await newOrder()];
+    const at = Date.now();
+    const noteWrite = (orderId: string) => ({
+      action: 'create' as const,
+      collectionId: COLLECTIONS.notes,
+      documentId: ID.unique(),
+      data: { orderId, authorId: 'u1', authorName: 'Ana', body: 'Hi' },
+    });
+    const noted: OrderChange = {
+      patch: { rev: 1, updatedById: 'u1', updatedByName: 'Ana', noteCount: 1 },
+      activity: { kind: 'note', data: { action: 'added' } },
+    };
+    await commitOrderChange(serverClient(), read, noted, author, at, [noteWrite(read.$id)]);
+    expect(
+      await commitHeldOrderChange(serverClient(), held.$id, noted, author, at, [
+        noteWrite(held.$id),
+      ]),
+    ).toBe('committed');
+    const [a, b] = [await readOrderDocument(read.$id), await readOrderDocument(held.$id)];
+    const attributes = ({
+      $id: _i,
+      $createdAt: _c,
+      $updatedAt: _u,
+      $sequence: _s,
+      number: _n,
+      ...rest
+    }: OrderDocument) => rest;
+    expect(attributes(b)).toEqual(attributes(a));
+    const records = async (orderId: string) =>
+      ((await activityOf(orderId)) as unknown as Record<string, unknown>[]).map((record) => ({
+        id: String(record.$id).replace(orderId, ''),
+        ...Object.fromEntries(
+          ['orderId', 'kind', 'actorId', 'actorName', 'data', 'at'].map((key) => [
+            key,
+            key === 'orderId' ? record[key] === orderId : record[key],
+          ]),
+        ),
+      }));
+    // The change's record (the first ones, `.r0`, were made apart).
+    expect((await records(held.$id)).slice(1)).toEqual((await records(read.$id)).slice(1));
+  });
+
+  it('commitHeldOrderChange writes nothing when the order moved on since it was held', async () => {
+    const held = await newOrder();
+    // Someone else changes it as every writer does: the order and the record of its revision.
+    await commitOrderChange(serverClient(), held, claim(0), { id: 'u2', name: 'Ben' }, Date.now());
+    const stale = { ...claim(0), patch: { ...claim(0).patch, assigneeName: 'Stale' } };
+    expect(await commitHeldOrderChange(serverClient(), held.$id, stale, author, Date.now())).toBe(
+      'conflict',
+    );
+    expect(await readOrderDocument(held.$id)).toMatchObject({ rev: 1, assigneeName: 'Ana' });
+    expect((await activityOf(held.$id)).map((record) => record.actorName)).toEqual(['Ana', 'Ben']);
+    // Decided again on the order as it is now, it lands.
+    expect(
+      await commitHeldOrderChange(serverClient(), held.$id, claim(1), author, Date.now()),
+    ).toBe('committed');
+    expect(await readOrderDocument(held.$id)).toMatchObject({ rev: 2 });
+  });
+
+  it('writeNewOrder creates the order with its first record, or nothing when the id is taken', async () => {
+    const orderId = ID.unique();
+    const write = (data: OrderDocumentData) =>
+      writeNewOrder(
+        serverClient(),
+        { orderId, data, permissions: [] },
+        { kind: 'created', data: {} },
+        author,
+        Date.now(),
+      );
+    await write(orderData());
+    expect(await readOrderDocument(orderId)).toMatchObject({ rev: 0, status: 'paid' });
+    expect((await activityOf(orderId)).map((record) => record.$id)).toEqual([`${orderId}.r0`]);
+    await expect(write(orderData())).rejects.toMatchObject({ code: 409 });
+    expect(await activityOf(orderId)).toHaveLength(1);
   });
 });

@@ -11,6 +11,7 @@ import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
 import type { OrderDocument } from '../../domain/order.ts';
 import { describeDrift } from '../../domain/order-invariants.ts';
 import { auditOrders } from '../../functions/_shared/order-audit.ts';
+import { activityWrite } from '../../functions/_shared/order-writes.ts';
 import { repairSince } from '../../functions/repair-orders/src/main.ts';
 import { backend, serverClient } from '../support/clients.ts';
 import { startOwnBackend } from '../support/own-backend.ts';
@@ -20,9 +21,10 @@ const BUMPED_REV = 50;
 
 /**
  * The simulator shares the backend with the desk: people act on orders and `note-action` counts
- * notes, both moving an order's `rev` on behind the simulator's back. Its writes must never put
- * an older `rev` over a newer one (every desk would ignore them). A backend of the test's own,
- * since the simulator works on every open order it finds.
+ * notes, both moving an order's `rev` on behind the simulator's back — as every writer of orders
+ * does, with the activity record of each revision in the same transaction. Its writes must never
+ * put an older `rev` over a newer one (every desk would ignore them). A backend of the test's
+ * own, since the simulator works on every open order it finds.
  */
 describe('simulator (npm run simulate)', () => {
   it('never writes an older rev over a change made by someone else', async (context) => {
@@ -73,14 +75,28 @@ describe('simulator (npm run simulate)', () => {
 
     const simulator = new Simulator(admin, 3);
     await simulator.prepare();
-    // Someone else changes every order after the simulator has read it.
-    for (const documentId of ids)
-      await databases.updateDocument({
-        databaseId: DATABASE_ID,
-        collectionId: COLLECTIONS.orders,
-        documentId,
-        data: { rev: BUMPED_REV, updatedByName: 'Someone else' },
+    // Someone else changes every order after the simulator has read it (revisions 2–50, each
+    // with its record, in one transaction).
+    const someoneElse = { id: null, name: 'Someone else' };
+    for (const documentId of ids) {
+      const { $id: transactionId } = await databases.createTransaction({ ttl: 60 });
+      const records = Array.from({ length: BUMPED_REV - 1 }, (_, index) =>
+        activityWrite(documentId, index + 2, { kind: 'note', data: {} }, someoneElse, Date.now()),
+      );
+      await databases.createOperations({
+        transactionId,
+        operations: [
+          {
+            action: 'update',
+            collectionId: COLLECTIONS.orders,
+            documentId,
+            data: { rev: BUMPED_REV, updatedByName: someoneElse.name },
+          },
+          ...records,
+        ].map((write) => ({ ...write, databaseId: DATABASE_ID })),
       });
+      await databases.updateTransaction({ transactionId, commit: true });
+    }
     const stats = await simulator.run(40, 2);
 
     expect(stats.errors).toBe(0);
@@ -208,11 +224,12 @@ describe('simulator in demo mode (npm start)', () => {
     for (const id of [...held, opened, ...left])
       expect(byId.get(id), `order ${id}`).toMatchObject({ rev: 1, status: 'paid' });
     expect(byId.get(held[0]!)).toMatchObject({ assigneeId: ana!.id });
-    // Everything it changed is held by its own staff, named as simulated.
+    // Everything it changed is held by its own staff, named as simulated (or by nobody: an
+    // order it only added notes to; the notes and records are checked below).
     const simulatedIds = new Set(SIMULATED_STAFF.map((member) => member.id));
     const changed = orders.filter((order) => (order.rev as number) > 1);
     expect(changed.length).toBeGreaterThan(0);
-    for (const order of changed) {
+    for (const order of changed.filter((o) => o.assigneeId !== null)) {
       expect(simulatedIds.has(order.assigneeId as string), `${order.$id as string}`).toBe(true);
       expect(order.assigneeName).toMatch(/\(simulated\)$/);
     }

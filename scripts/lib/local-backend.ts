@@ -24,6 +24,8 @@ export interface LocalBackendOptions {
    * writes from one address. Tests of the limits turn them on. (`npm run backend` has them on.)
    */
   abuse?: boolean;
+  /** The data folder to use (one a halted backend left, or a copy of it); deleted by `stop()`. */
+  dataDir?: string;
 }
 
 /** The local backend (`emulator/`) as a child process on a free 127.0.0.1 port with a throwaway data folder. */
@@ -41,7 +43,7 @@ export class LocalBackend {
 
   async start(): Promise<StartedLocalBackend> {
     const port = await freePort();
-    const dataDir = mkdtempSync(join(tmpdir(), 'livedesk-backend-'));
+    const dataDir = this.options.dataDir ?? mkdtempSync(join(tmpdir(), 'livedesk-backend-'));
     // The Stripe API double gets a port of its own once: a restart keeps it, so the functions'
     // STRIPE_API_URL (set by provisioning) still points at it afterwards.
     const env = { ...this.options.env };
@@ -100,6 +102,11 @@ export class StartedLocalBackend implements AsyncDisposable {
   onUnexpectedExit(listener: (reason: string) => void): () => void {
     this.exitListeners.add(listener);
     return () => this.exitListeners.delete(listener);
+  }
+
+  /** The backend process's id (null while stopped). */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
   }
 
   /** What the process printed so far (for failure messages). */

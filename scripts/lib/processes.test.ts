@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { groupOfStat, listProcesses, processesOf, type ProcessInfo } from './processes.ts';
+import {
+  cpuOfStat,
+  groupOfStat,
+  listProcesses,
+  processesOf,
+  treeCpuSeconds,
+  type ProcessInfo,
+} from './processes.ts';
 
 describe('groupOfStat', () => {
   it('reads the process group after a command name with spaces and parentheses', () => {
@@ -39,5 +46,25 @@ describe('listProcesses', () => {
     expect(self).toMatchObject({ cwd: process.cwd() });
     expect(self!.group).toBeGreaterThan(0);
     expect(self!.command).toContain('node');
+  });
+});
+
+describe('cpuOfStat', () => {
+  it('reads the parent and the CPU ticks of the process and its waited-for children', () => {
+    const stat =
+      '4242 (node (x)) S 4200 4210 4200 0 -1 4194560 1 0 0 0 350 40 7 3 20 0 11 0 100 0 0';
+    expect(cpuOfStat(stat)).toEqual({ parent: 4200, ticks: 400 });
+  });
+
+  it('answers null for what is not a stat line', () => {
+    expect(cpuOfStat('')).toBeNull();
+    expect(cpuOfStat('1 (x) S 0')).toBeNull();
+  });
+});
+
+describe('treeCpuSeconds', () => {
+  it('counts this process', () => {
+    expect(treeCpuSeconds(process.pid)).toBeGreaterThan(0);
+    expect(treeCpuSeconds(2 ** 30)).toBe(0);
   });
 });

@@ -66,3 +66,48 @@ export function processesOf(
       (info.group === group || inside(info.cwd) || info.command.includes(`${folder}/`)),
   );
 }
+
+/** A process's parent and the CPU time it and its waited-for children used, in clock ticks. */
+export interface ProcessCpu {
+  parent: number;
+  ticks: number;
+}
+
+/**
+ * The parent (4th field) and `utime + stime + cutime + cstime` (14th–17th) of a `/proc/<pid>/stat`
+ * text, or null when the text is not one.
+ */
+export function cpuOfStat(stat: string): ProcessCpu | null {
+  if (!stat.includes(')')) return null;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is the 3rd field (state): the nth field is fields[n - 3].
+  const numbers = [1, 11, 12, 13, 14].map((index) => Number(fields[index]));
+  if (!numbers.every(Number.isInteger)) return null;
+  const [parent, ...times] = numbers as [number, ...number[]];
+  return { parent, ticks: times.reduce((sum, value) => sum + value, 0) };
+}
+
+/** Clock ticks per second of `/proc` times (`getconf CLK_TCK`; 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system) used so far by process `root` and every live descendant of it
+ * (with what their exited children used, once waited for). Linux only; 0 when `root` is gone.
+ */
+export function treeCpuSeconds(root: number): number {
+  const all = new Map<number, ProcessCpu>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    const cpu = cpuOfStat(read(`/proc/${pid}/stat`));
+    if (cpu) all.set(pid, cpu);
+  }
+  const inTree = (pid: number): boolean => {
+    for (let at: number | undefined = pid; at !== undefined && at > 0; at = all.get(at)?.parent)
+      if (at === root) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, cpu] of all) if (inTree(pid)) ticks += cpu.ticks;
+  return ticks / TICKS_PER_SECOND;
+}

@@ -6,10 +6,20 @@ import { decideOrderAction, type OrderAction } from '../../domain/order-machine.
 import { orderFromDocument, type Order, type OrderDocument } from '../../domain/order.ts';
 import { DEMO_ACCOUNTS, DEMO_PRODUCTS, SIMULATED_STAFF, type DemoAccount } from './demo-data.ts';
 import { KeepAliveClient } from '../../functions/_shared/keep-alive-client.ts';
-import { commitNewOrder, commitUntilLanded } from '../../functions/_shared/order-writes.ts';
+import { isAppwriteError, readOrder } from '../../functions/_shared/appwrite.ts';
+import {
+  commitOperations,
+  heldChangeOperations,
+  LANDING_TIMEOUT_MS,
+  newOrderOperations,
+  takenError,
+  type PlannedChange,
+  type StagedWrite,
+} from '../../functions/_shared/order-writes.ts';
 import { CheckoutCustomers } from './checkout-customers.ts';
 import { generateOrder } from './order-generator.ts';
 import { Random } from './random.ts';
+import { TransactionBatcher } from './transaction-batcher.ts';
 
 /** Kinds of simulated events. */
 export type SimulatedEvent = 'new-order' | 'claim' | 'advance' | 'note';
@@ -80,8 +90,12 @@ const NOTES = [
  * Live demo traffic written with an API key: new paid orders, claims, status changes and
  * notes at a target rate. Transitions come from the domain's state machine, and every change is
  * written as the functions write it (functions/_shared/order-writes.ts): the order, its activity
- * record `<orderId>.r<rev>` and its note in one transaction, so that the repairer
- * (`repair-orders`) never finds anything to mend on simulated orders.
+ * record `<orderId>.r<rev>` and its note committed together, so that the repairer
+ * (`repair-orders`) never finds anything to mend on simulated orders. Cheaper than the functions:
+ * a change is decided on the order as the simulator last wrote or read it, with no read before
+ * and none after (`commitHeldOrderChange`: a stale one is refused at commit, then read and
+ * decided again), and the changes due in the same turn share one transaction
+ * ({@link TransactionBatcher}; `batch: false` for one transaction each).
  */
 export class Simulator {
   private readonly client: KeepAliveClient;
@@ -101,6 +115,7 @@ export class Simulator {
     seconds: 0,
   };
   private readonly mode: SimulatorMode;
+  private readonly batcher: TransactionBatcher | null;
   private readonly staff: readonly DemoAccount[];
   private readonly staffIds: ReadonlySet<string>;
   private readonly presences: Presences;
@@ -116,15 +131,20 @@ export class Simulator {
    * `options.checkout`: new orders are placed the way customers place them — an anonymous
    * session, the `checkout` function, a card confirmed at Stripe (the local double, or Stripe
    * with `VITE_STRIPE_PUBLISHABLE_KEY`), and the `stripe-webhook` function marking them paid —
-   * instead of being written with the API key.
+   * instead of being written with the API key. `options.batch` (default true): the changes due in
+   * the same turn of the event loop share one transaction.
    */
   constructor(
     client: Client,
     seed = Date.now(),
     mode: SimulatorMode = 'full',
-    options: { checkout?: boolean } = {},
+    options: { checkout?: boolean; batch?: boolean } = {},
   ) {
     this.client = KeepAliveClient.from(client);
+    this.batcher =
+      options.batch === false
+        ? null
+        : new TransactionBatcher((operations) => commitOperations(this.client, operations));
     this.databases = new Databases(this.client);
     this.presences = new Presences(this.client);
     this.random = new Random(seed);
@@ -208,13 +228,14 @@ export class Simulator {
   /**
    * Runs at `rate` events per second for `durationSeconds`, calling `onSecond` with running
    * stats. An attempt that ends without a change (a conflict, an order that can no longer move)
-   * is replaced by another, so that `rate` counts changes made (at most twice as many attempts).
+   * is replaced by another, so that `rate` counts changes made (at most twice as many attempts),
+   * with at most `maxInFlight` attempts at a time.
    */
   async run(
     rate: number,
     durationSeconds: number,
     onSecond: (stats: SimulationStats, inFlight: number) => void = () => {},
-    maxInFlight = 128,
+    maxInFlight = 512,
   ): Promise<SimulationStats> {
     const started = Date.now();
     const deadline = started + durationSeconds * 1000;
@@ -249,6 +270,18 @@ export class Simulator {
    */
   stop(): void {
     this.stopped = true;
+  }
+
+  /** Commits `operations` in a transaction (shared with others due now, unless `batch` is off). */
+  private commit(operations: readonly StagedWrite[]): Promise<boolean> {
+    return this.batcher
+      ? this.batcher.commit(operations)
+      : commitOperations(this.client, operations);
+  }
+
+  /** How many transactions carried the changes, and how many changes they held. */
+  get transactions(): { transactions: number; parts: number; split: number } | null {
+    return this.batcher ? { ...this.batcher.counts } : null;
   }
 
   private async one(): Promise<void> {
@@ -312,14 +345,19 @@ export class Simulator {
       rev: 1,
     } as OrderDocumentData;
     // As the webhook marks an order paid: the order with its record `<orderId>.r1`, together.
-    const { order: document } = await commitNewOrder(
-      this.client,
-      { orderId: ID.unique(), data: orderData, permissions: [] },
-      { kind: 'paid', data: { amountCents: orderData.totalCents } },
-      { id: null, name: null },
-      now,
+    const order = { orderId: ID.unique(), data: orderData, permissions: [] };
+    const written = await this.commit(
+      newOrderOperations(
+        order,
+        { kind: 'paid', data: { amountCents: orderData.totalCents } },
+        { id: null, name: null },
+        now,
+      ),
     );
-    this.remember(document);
+    if (!written) throw takenError(order);
+    const orderId = order.orderId;
+    // What it wrote is what the backend holds (its timestamps to within the request).
+    this.remember({ $id: orderId, $createdAt: at, $updatedAt: at, ...orderData });
     return true;
   }
 
@@ -341,6 +379,7 @@ export class Simulator {
     return true;
   }
 
+  /** An order to act on, marked busy (the caller ends that), or null. */
   private async pickOrder(filter: (order: Order) => boolean): Promise<Order | null> {
     await this.readOpened();
     const candidates: Order[] = [];
@@ -348,7 +387,10 @@ export class Simulator {
       if (!this.busy.has(order.id) && filter(order) && this.mayTouch(order)) candidates.push(order);
       if (candidates.length >= 50) break;
     }
-    return candidates.length ? this.random.pick(candidates) : null;
+    if (candidates.length === 0) return null;
+    const order = this.random.pick(candidates);
+    this.busy.add(order.id);
+    return order;
   }
 
   private async transition(kind: 'claim' | 'advance'): Promise<boolean> {
@@ -360,14 +402,11 @@ export class Simulator {
     const holder =
       this.staff.find((member) => member.id === order.assigneeId) ?? this.random.pick(this.staff);
     const actor = { id: holder.id, name: holder.name, role: holder.role };
-    this.busy.add(order.id);
     let seen: Order = order;
     try {
-      // As order-action writes it: decided on the order as it is now (read again after a
-      // conflict), the order and its activity record in one transaction.
-      const { order: written } = await commitUntilLanded(this.client, order.id, (read) => {
-        const now = orderFromDocument(read);
-        if (now.rev !== seen.rev) this.stats.conflicts++;
+      // As order-action writes it: the order and its activity record in one transaction,
+      // decided on the order as last written or read (read again after a conflict).
+      seen = await this.land(order, (now) => {
         seen = now;
         if (!this.mayTouch(now)) throw new AppError('ORDER_CONFLICT', 'Someone else has it now.');
         const action: OrderAction | undefined =
@@ -378,15 +417,45 @@ export class Simulator {
         if (change instanceof AppError) throw change;
         return { change, author: actor };
       });
-      this.remember(written);
+      this.rememberOrder(seen);
       return true;
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      // It can no longer move this way (or is someone else's now): forget it as it was seen.
-      this.rememberOrder(seen);
+      // It can no longer move this way (or is someone else's now, or gone): forget it as seen.
+      if (error.code === 'NOT_FOUND') this.open.delete(order.id);
+      else this.rememberOrder(seen);
       return false;
     } finally {
       this.busy.delete(order.id);
+    }
+  }
+
+  /**
+   * Writes what `plan` decides on `order` as the simulator holds it (no read first, none after,
+   * as `commitHeldOrderChange` does); when the order had changed meanwhile, reads it, counts a
+   * conflict and plans again, with commitUntilLanded's pauses and time limit. Answers the order
+   * as written. `plan` may throw an `AppError` to give up.
+   */
+  private async land(order: Order, plan: (order: Order) => PlannedChange): Promise<Order> {
+    const deadline = Date.now() + LANDING_TIMEOUT_MS;
+    let held = order;
+    for (let attempt = 1; ; attempt++) {
+      const { change, author, writes } = plan(held);
+      const at = Date.now();
+      const committed = await this.commit(
+        heldChangeOperations(held.id, change, author, at, writes),
+      ).catch((error: unknown) => {
+        if (isAppwriteError(error, 404))
+          throw new AppError('NOT_FOUND', 'This order does not exist.');
+        throw error;
+      });
+      if (committed) return Object.freeze({ ...held, ...change.patch, updatedAt: at });
+      this.stats.conflicts++;
+      if (Date.now() >= deadline)
+        throw new AppError('ORDER_CONFLICT', 'This order kept changing; nothing was saved.');
+      const ceiling = Math.min(200, 5 * 2 ** Math.min(attempt, 6));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+      held = orderFromDocument(await readOrder(this.client, held.id));
     }
   }
 
@@ -406,28 +475,39 @@ export class Simulator {
     const author = this.random.pick(this.staff);
     const noteId = ID.unique();
     const body = this.random.pick(NOTES);
-    // As note-action writes it: the note, the order's count and rev and the activity together.
-    const { order: written } = await commitUntilLanded(this.client, order.id, (read) => ({
-      change: {
-        patch: {
-          noteCount: (read.noteCount ?? 0) + 1,
-          rev: read.rev + 1,
-          updatedById: author.id,
-          updatedByName: author.name,
+    try {
+      // As note-action writes it: the note, the order's count and rev and the activity together.
+      const written = await this.land(order, (now) => ({
+        change: {
+          patch: {
+            noteCount: now.noteCount + 1,
+            rev: now.rev + 1,
+            updatedById: author.id,
+            updatedByName: author.name,
+          },
+          activity: {
+            kind: 'note',
+            data: { action: 'added', noteId, excerpt: body.slice(0, 140) },
+          },
         },
-        activity: { kind: 'note', data: { action: 'added', noteId, excerpt: body.slice(0, 140) } },
-      },
-      author,
-      writes: [
-        {
-          action: 'create',
-          collectionId: COLLECTIONS.notes,
-          documentId: noteId,
-          data: { orderId: order.id, authorId: author.id, authorName: author.name, body },
-        },
-      ],
-    }));
-    this.remember(written);
-    return true;
+        author,
+        writes: [
+          {
+            action: 'create',
+            collectionId: COLLECTIONS.notes,
+            documentId: noteId,
+            data: { orderId: order.id, authorId: author.id, authorName: author.name, body },
+          },
+        ],
+      }));
+      this.rememberOrder(written);
+      return true;
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'NOT_FOUND') throw error;
+      this.open.delete(order.id);
+      return false;
+    } finally {
+      this.busy.delete(order.id);
+    }
   }
 }

@@ -16,6 +16,11 @@ import { isCustomerPath, ShopApp } from './shop-app.tsx';
 
 const PUBLIC = ['/login', '/signup', '/join'];
 
+/** Whether `pathname` opens a desk screen (not the shop, not sign-in). */
+export function isDeskScreen(pathname: string): boolean {
+  return !isCustomerPath(pathname) && !PUBLIC.includes(pathname);
+}
+
 /** The app: the customers' shop and order pages, or the desk. */
 export function App() {
   const { pathname } = useLocation();

@@ -9,7 +9,10 @@ import {
   createDeskStore,
   defaultFrameScheduler,
   idbSnapshots,
+  lastSnapshotKey,
+  prefetchSnapshot,
   snapshotKey,
+  type PrefetchedSnapshot,
   type DeskStore,
   type FrameScheduler,
   type RealtimePort,
@@ -19,6 +22,17 @@ import { config } from '../lib/env.ts';
 import { benchEnabled, benchEventsApplied } from '../lib/bench.ts';
 
 let ports: ReturnType<typeof appwriteSyncPorts> | null = null;
+let prefetched: PrefetchedSnapshot | null = null;
+
+/**
+ * Starts reading the orders this browser kept for the last desk, while the app starts and checks
+ * the session: a returning member's desk then paints them without waiting for IndexedDB. They are
+ * shown only to that member (the desk's key names the user); another session ignores them.
+ */
+export function prefetchDeskSnapshot(): void {
+  const key = lastSnapshotKey();
+  if (key !== null) prefetched = prefetchSnapshot(idbSnapshots(), key);
+}
 
 /**
  * With `?bench=1`: stamps each realtime event on arrival and reports it once a flush applied it.
@@ -81,7 +95,11 @@ export function createAppDeskStore(actor: Actor): DeskStore {
     sync: {
       snapshot: ports.snapshot,
       fullSync,
-      persist: { storage: idbSnapshots(), key: snapshotKey(config().projectId, actor.id) },
+      persist: {
+        storage: idbSnapshots(),
+        key: snapshotKey(config().projectId, actor.id),
+        prefetched,
+      },
       ...(benchEnabled()
         ? measured(ports.realtime, scheduler)
         : { realtime: ports.realtime, scheduler }),

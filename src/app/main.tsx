@@ -1,13 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ConfigError, config } from '../lib/env.ts';
-import { App } from './app.tsx';
+import { App, isDeskScreen } from './app.tsx';
+import { prefetchDeskSnapshot } from './desk-store.ts';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root')!);
 
 try {
   config();
+  if (isDeskScreen(location.pathname)) prefetchDeskSnapshot();
   root.render(
     <StrictMode>
       <App />

@@ -6,7 +6,12 @@
  * - `loaf`: long-animation-frame entries over 50 ms (start, duration, blocking);
  * - `latency`: per realtime event, receive→paint (ms, performance clock) and server
  *   timestamp→paint (ms, wall clock);
- * - `firstTable`: performance.now() of the first frame painted with the table at its target size.
+ * - `firstTable`: performance.now() of the first frame painted with the table at its target size,
+ *   and the connection badge's state then (`firstTableConnection`: `resyncing` when painted from
+ *   the persisted snapshot);
+ * - `snapshotWrites`: the store's snapshot writes (`livedesk:snapshot-write`, from the start to
+ *   the saved snapshot) and the main-thread work inside them: each page encoded
+ *   (`livedesk:snapshot-encode`) and each put's structured clone (`livedesk:snapshot-clone`).
  */
 export interface BenchRecord {
   recording: boolean;
@@ -23,6 +28,8 @@ export interface BenchRecord {
   }[];
   latency: { receiveToPaint: number; serverToPaint: number }[];
   firstTable: number | null;
+  firstTableConnection: string | null;
+  snapshotWrites: { name: 'write' | 'clone' | 'encode'; start: number; duration: number }[];
   tableRows: number;
   targetRows: number;
 }
@@ -32,6 +39,12 @@ declare global {
     __livedeskBench?: BenchRecord;
   }
 }
+
+const SNAPSHOT_MEASURES: Record<string, BenchRecord['snapshotWrites'][number]['name']> = {
+  'livedesk:snapshot-write': 'write',
+  'livedesk:snapshot-clone': 'clone',
+  'livedesk:snapshot-encode': 'encode',
+};
 
 const enabled =
   typeof window !== 'undefined' && new URLSearchParams(window.location.search).get('bench') === '1';
@@ -45,6 +58,8 @@ function start(): BenchRecord {
     loaf: [],
     latency: [],
     firstTable: null,
+    firstTableConnection: null,
+    snapshotWrites: [],
     tableRows: 0,
     targetRows: Number(new URLSearchParams(window.location.search).get('rows') ?? 100_000),
   };
@@ -88,6 +103,17 @@ function start(): BenchRecord {
   } catch {
     // not supported: no entries
   }
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const name = SNAPSHOT_MEASURES[entry.name];
+        if (name)
+          made.snapshotWrites.push({ name, start: entry.startTime, duration: entry.duration });
+      }
+    }).observe({ type: 'measure', buffered: true });
+  } catch {
+    // not supported: no entries
+  }
   return made;
 }
 
@@ -109,7 +135,10 @@ export function benchTableRendered(rows: number): void {
   b.tableRows = rows;
   if (b.firstTable !== null || rows < b.targetRows) return;
   requestAnimationFrame(() => {
-    b.firstTable ??= performance.now();
+    if (b.firstTable !== null) return;
+    b.firstTable = performance.now();
+    b.firstTableConnection =
+      document.querySelector<HTMLElement>('[data-testid="connection"]')?.dataset.state ?? null;
   });
 }
 

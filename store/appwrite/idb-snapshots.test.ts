@@ -1,32 +1,88 @@
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
-import { SNAPSHOT_VERSION, type PersistedOrders } from '../sync/persist.ts';
-import { clearSnapshots, idbSnapshots } from './idb-snapshots.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { encodeSnapshot, readPersisted, SNAPSHOT_VERSION } from '../sync/persist.ts';
+import { makeOrder } from '../sync/testing/orders.ts';
+import { Prng } from '../sync/testing/prng.ts';
+import { clearSnapshots, idbSnapshots, lastSnapshotKey } from './idb-snapshots.ts';
 
-const snapshot = (watermark: number): PersistedOrders => ({
-  version: SNAPSHOT_VERSION,
-  savedAt: watermark,
-  watermark,
-  orders: [],
-});
+const rng = new Prng(3);
+const orders = Array.from({ length: 9_000 }, (_, i) =>
+  Object.freeze(makeOrder(rng, { number: i + 1, createdAt: 1_000_000 + i, status: 'paid' })),
+);
+
+/** A write of every chunk of a snapshot of `count` orders. */
+function everything(watermark: number, count = orders.length) {
+  const { header, segments } = encodeSnapshot({
+    savedAt: watermark,
+    watermark,
+    orders: orders.slice(0, count),
+  });
+  return { header, segments, replace: true, urgent: false };
+}
+
+const idsOf = async (storage: ReturnType<typeof idbSnapshots>, key: string) =>
+  readPersisted(await storage.get(key), SNAPSHOT_VERSION)
+    ?.orders.toArray()
+    .map((order) => order.id) ?? null;
 
 describe('idbSnapshots (IndexedDB)', () => {
+  it('keeps a header and a segment per page; a write puts only the segments it has', async () => {
+    const storage = idbSnapshots();
+    await storage.write('orders:p1:u1', everything(5));
+    expect(await idsOf(storage, 'orders:p1:u1')).toEqual(orders.map((order) => order.id));
+    // Only the last page again, under a newer watermark: the others are kept.
+    const later = everything(6);
+    await storage.write('orders:p1:u1', {
+      ...later,
+      segments: new Map([[2, later.segments.get(2)!]]),
+      // (9,000 orders: more than two pages)
+      replace: false,
+      urgent: true,
+    });
+    const stored = await storage.get('orders:p1:u1');
+    expect(stored!.segments.size).toBe(later.segments.size);
+    expect(stored!.segments.size).toBeGreaterThan(2);
+    expect(readPersisted(stored, SNAPSHOT_VERSION)!.watermark).toBe(6);
+    // A write that replaces: the segments beyond the new table go.
+    await storage.write('orders:p1:u1', everything(7, 100));
+    expect((await storage.get('orders:p1:u1'))!.segments.size).toBe(1);
+    expect(await idsOf(storage, 'orders:p1:u1')).toHaveLength(100);
+    await storage.del('orders:p1:u1');
+    expect(await storage.get('orders:p1:u1')).toBeUndefined();
+  });
+
   it('keeps a snapshot per key; sign-out clears them all and refuses late writes', async () => {
     const storage = idbSnapshots();
-    await storage.set('orders:p1:u1', snapshot(1));
-    await storage.set('orders:p1:u2', snapshot(2));
-    expect(await storage.get('orders:p1:u1')).toEqual(snapshot(1));
+    await storage.write('orders:p1:u1', everything(1));
+    await storage.write('orders:p1:u2', everything(2));
     await clearSnapshots();
     expect(await storage.get('orders:p1:u1')).toBeUndefined();
     expect(await storage.get('orders:p1:u2')).toBeUndefined();
     // A write still scheduled by the signed-out desk is dropped.
-    await storage.set('orders:p1:u1', snapshot(3));
+    await storage.write('orders:p1:u1', everything(3));
     expect(await storage.get('orders:p1:u1')).toBeUndefined();
     // The next desk writes again.
     const next = idbSnapshots();
-    await next.set('orders:p1:u3', snapshot(4));
-    expect(await next.get('orders:p1:u3')).toEqual(snapshot(4));
-    await next.del('orders:p1:u3');
-    expect(await next.get('orders:p1:u3')).toBeUndefined();
+    await next.write('orders:p1:u3', everything(4));
+    expect(await idsOf(next, 'orders:p1:u3')).toHaveLength(orders.length);
+  });
+
+  it('remembers the key of the last snapshot written, for the next visit; sign-out forgets it', async () => {
+    const kept = new Map<string, string>();
+    vi.stubGlobal('localStorage', {
+      getItem: (k: string) => kept.get(k) ?? null,
+      setItem: (k: string, v: string) => kept.set(k, v),
+      removeItem: (k: string) => kept.delete(k),
+    });
+    try {
+      const storage = idbSnapshots();
+      expect(lastSnapshotKey()).toBeNull();
+      await storage.write('orders:p1:u9', everything(1, 10));
+      expect(lastSnapshotKey()).toBe('orders:p1:u9');
+      await clearSnapshots();
+      expect(lastSnapshotKey()).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

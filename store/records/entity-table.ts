@@ -12,7 +12,10 @@ const CHUNK = 1 << BITS;
 export const CHUNK_SLOTS = CHUNK;
 const MASK = CHUNK - 1;
 
-type Chunk<T> = readonly (T | undefined)[];
+/** The records of 128 slots, by slot (`undefined`: empty). */
+export type Chunk<T> = readonly (T | undefined)[];
+
+const NO_RECORDS: Chunk<never> = Object.freeze([]);
 
 function emptyChunk<T>(): (T | undefined)[] {
   return new Array<T | undefined>(CHUNK).fill(undefined);
@@ -68,6 +71,33 @@ export class EntityTable<T extends Keyed> {
       chunk[slot & MASK] = record;
     }
     return new EntityTable(slots, chunks, size, version);
+  }
+
+  /**
+   * A table holding `chunks` as they are (each record in the slot it has there, empty slots kept
+   * empty), e.g. chunks written to storage by an earlier table; null when an id is in two slots.
+   */
+  static fromChunks<T extends Keyed>(chunks: readonly Chunk<T>[]): EntityTable<T> | null {
+    const slots = new IdSlots();
+    const out: Chunk<T>[] = [];
+    let size = 0;
+    let pending = 0;
+    for (let c = 0; c < chunks.length; c++) {
+      const chunk = chunks[c]!;
+      if (chunk.length !== CHUNK) return null;
+      for (let i = 0; i < CHUNK; i++) {
+        const record = chunk[i];
+        if (record === undefined) {
+          pending++;
+          continue;
+        }
+        for (; pending > 0; pending--) slots.skip();
+        if (slots.ensure(record.id) !== (c << BITS) + i) return null;
+        size++;
+      }
+      out.push(chunk);
+    }
+    return new EntityTable(slots, out, size, 1);
   }
 
   /** @internal Used by {@link TableDraft.commit}. */
@@ -138,13 +168,15 @@ export class EntityTable<T extends Keyed> {
   }
 
   /**
-   * The slots of chunk `c` (`CHUNK_SLOTS` of them; chunk `c` holds slots `c × CHUNK_SLOTS` on),
-   * read-only. A version of the table shares every chunk it did not change with the version
-   * before, so a value derived from a chunk can be kept by the chunk (a `WeakMap`) and stays
-   * right for as long as the chunk is in use.
+   * The records of chunk `c` by slot (`CHUNK_SLOTS` of them, `undefined`: an empty slot; chunk
+   * `c` holds slots `c × CHUNK_SLOTS` on; a chunk past the end has none). A chunk is never
+   * modified: a commit that changes one of its records makes a new array, and a version of the
+   * table shares every chunk it did not change with the version before, so a value derived from
+   * a chunk can be kept by the chunk (a `WeakMap`: the search text, the snapshot encoder's pages)
+   * and stays right for as long as the chunk is in use.
    */
-  chunkAt(c: number): readonly (T | undefined)[] | undefined {
-    return this.#chunks[c];
+  chunkAt(c: number): Chunk<T> {
+    return this.#chunks[c] ?? NO_RECORDS;
   }
 
   /**

@@ -49,3 +49,23 @@ describe('IdSlots', () => {
     expect(slots.get('order-100000')).toBeUndefined();
   });
 });
+
+describe('IdSlots.skip', () => {
+  it('keeps a slot for nobody: ids after it get the next ones, none finds it', () => {
+    const slots = new IdSlots();
+    expect(slots.ensure('a')).toBe(0);
+    expect(slots.skip()).toBe(1);
+    expect(slots.skip()).toBe(2);
+    expect(slots.ensure('b')).toBe(3);
+    expect(slots.get('')).toBeUndefined();
+    expect(slots.ensure('')).toBe(4);
+    expect(slots.size).toBe(5);
+    // Through growing the table.
+    for (let i = 0; i < 1_000; i++) {
+      if (i % 3) slots.ensure(`id-${i}`);
+      else slots.skip();
+    }
+    expect(slots.get('b')).toBe(3);
+    expect(slots.get('id-998')).toBe(1003);
+  });
+});

@@ -5,7 +5,14 @@ import type { RemoteChange, SyncedCollection } from '../records/changes.ts';
 import type { WholeSet } from '../records/records.ts';
 import type { DeskState } from '../state.ts';
 import type { DeskChange } from '../transactions.ts';
-import { runSliced, type SliceScheduler, type SlicedRun } from '../views/sliced.ts';
+import {
+  drain,
+  runSliced,
+  type Job,
+  type SliceScheduler,
+  type SlicedRun,
+} from '../views/sliced.ts';
+import type { Chunk, EntityTable } from '../records/entity-table.ts';
 import { nextConnection, type ConnectionEvent } from './connection.ts';
 import { Coverage } from './coverage.ts';
 import {
@@ -17,6 +24,7 @@ import {
 } from './documents.ts';
 import { planInitialLoad, type FullSyncSet, type PlannedRead } from './load-plan.ts';
 import { readSnapshot } from './load-reader.ts';
+import { mark, markLatest, measureLatest, timelineNow } from './marks.ts';
 import { cursorPages, deltaPages, offsetPages, PAGE_SIZE } from './pager.ts';
 import {
   INITIAL_PHASE,
@@ -41,11 +49,13 @@ import {
 } from './ports.ts';
 import {
   browserHide,
+  pageOf,
   readPersisted,
   SNAPSHOT_VERSION,
-  type PersistedOrders,
   type PersistOptions,
+  type RestoredSnapshot,
 } from './persist.ts';
+import { PAGE_CHUNKS, SnapshotEncoder, type Segment } from './snapshot-codec.ts';
 import {
   detailStatus,
   trackDetail,
@@ -130,10 +140,30 @@ export interface SyncTarget {
   commit(change: DeskChange): void;
 }
 
-/** A `livedesk:` performance mark of the load's phases (`bench:ui` prints them). */
-function mark(name: string): void {
-  if (typeof performance !== 'undefined' && typeof performance.mark === 'function')
-    performance.mark(`livedesk:${name}`);
+/**
+ * The segments of `table`'s pages that hold a chunk other than the one `written` (all of them
+ * without it), as a job yielding after each page encoded; an encoding error is its result, not
+ * thrown (a job runs in slices where nobody could catch it).
+ */
+function* changedSegments(
+  table: EntityTable<Order>,
+  encoder: SnapshotEncoder,
+  written: readonly Chunk<Order>[] | null,
+): Job<Map<number, Segment> | Error> {
+  const segments = new Map<number, Segment>();
+  try {
+    for (let p = 0; p * PAGE_CHUNKS < table.chunkCount; p++) {
+      const page = pageOf(table, p);
+      if (written && page.every((chunk, i) => written[p * PAGE_CHUNKS + i] === chunk)) continue;
+      const started = timelineNow();
+      segments.set(p, encoder.encode(page));
+      measureLatest('snapshot-encode', started);
+      yield;
+    }
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+  return segments;
 }
 
 /**
@@ -192,6 +222,13 @@ export class SyncEngine {
   #restored = false;
   /** A snapshot write is scheduled. */
   #saveScheduled = false;
+  /** Encodes the snapshot's segments (its dictionaries continue those of the kept snapshot). */
+  #encoder: SnapshotEncoder | null = null;
+  /** The chunks kept in storage, by index (null: unknown, the next write replaces them all). */
+  #written: Chunk<Order>[] | null = null;
+  /** The snapshot write under way: its encoding job, run in slices. */
+  #saving: { job: Job<Map<number, Segment> | Error>; run: SlicedRun; settle: () => void } | null =
+    null;
   /** The store's orders changed since the last snapshot write. */
   #dirty = false;
   /** When an id sweep is owed, and whether one runs (`sweep.ts`). */
@@ -296,8 +333,10 @@ export class SyncEngine {
     this.#dirty = false;
     this.#saveScheduled = false;
     this.#sweepState = INITIAL_SWEEP;
+    this.#encoder = null;
+    this.#written = null;
     if (this.#persist) {
-      const save = () => void this.saveSnapshot();
+      const save = () => void this.saveSnapshot({ urgent: true });
       this.#cleanups.push((this.#persist.onHide ?? browserHide)(save));
     }
     if (!this.#network.online()) this.#connection({ type: 'offline', at: this.#now() });
@@ -345,6 +384,9 @@ export class SyncEngine {
     this.#sweepStep({ type: 'stop' });
     this.#sweepPass?.cancel();
     this.#sweepPass = null;
+    this.#saving?.run.cancel();
+    this.#saving?.settle();
+    this.#saving = null;
     this.#sweepTouched = null;
     if (this.#state.sweep.running) this.#setSweep({ running: false });
     for (const handle of this.#timerHandles) this.#timers.clearTimeout(handle);
@@ -451,12 +493,24 @@ export class SyncEngine {
 
   /**
    * Writes the orders snapshot now, if it is complete up to a watermark: only while live (no
-   * gap to catch up, no event received and not yet applied), else at the next chance. Resolves
-   * with whether it wrote.
+   * gap to catch up, no event received and not yet applied), else at the next chance. The table
+   * as it is now (a version never changes) is encoded in slices, only the chunks that changed
+   * since the last write, then written with its watermark; events applied meanwhile make the next
+   * write. `urgent` (the page is being hidden or left): at once, without a turn of the event loop,
+   * finishing a write under way first. Resolves with whether it wrote.
    */
-  async saveSnapshot(): Promise<boolean> {
+  async saveSnapshot(options: { urgent?: boolean } = {}): Promise<boolean> {
     const persist = this.#persist;
-    if (!persist || !this.#dirty) return false;
+    const urgent = options.urgent === true;
+    if (!persist) return false;
+    if (this.#saving) {
+      if (urgent) {
+        this.#saving.run.cancel();
+        this.#saving.settle();
+      }
+      return false;
+    }
+    if (!this.#dirty) return false;
     const coverage = this.#coverage.orders;
     if (
       this.#phase.stage !== 'running' ||
@@ -470,16 +524,48 @@ export class SyncEngine {
       return false;
     }
     this.#dirty = false;
+    const started = timelineNow();
+    const table = this.#state.orders;
+    const watermark = coverage.watermark;
+    const encoder = (this.#encoder ??= new SnapshotEncoder());
+    const written = this.#written;
+    const replace = written === null || written.length > table.chunkCount;
+    const job = changedSegments(table, encoder, replace ? null : written);
+    let hurry = urgent;
+    const segments = await new Promise<Map<number, Segment> | Error | null>((resolve) => {
+      const saving = {
+        job,
+        run: runSliced(job, resolve, urgent ? null : this.#sliceScheduler),
+        // Finishes the job now (the page is being left), or gives up (stopped).
+        settle: () => {
+          hurry = true;
+          resolve(this.running ? drain(job) : null);
+        },
+      };
+      if (!saving.run.finished) this.#saving = saving;
+    });
+    this.#saving = null;
+    if (segments === null || segments instanceof Error) return false;
+    this.#written = null;
     try {
-      await persist.storage.set(persist.key, {
-        version: persist.version ?? SNAPSHOT_VERSION,
-        savedAt: this.#now(),
-        watermark: coverage.watermark,
-        orders: this.#state.orders.toArray(),
+      await persist.storage.write(persist.key, {
+        header: {
+          version: persist.version ?? SNAPSHOT_VERSION,
+          savedAt: this.#now(),
+          watermark,
+          chunks: table.chunkCount,
+          dictionaries: encoder.dictionaries(),
+        },
+        segments,
+        replace,
+        urgent: hurry,
       });
+      this.#written = Array.from({ length: table.chunkCount }, (_, c) => table.chunkAt(c));
+      measureLatest('snapshot-write', started);
+      markLatest('snapshot-saved');
       return true;
     } catch {
-      // Storage full or refused: the next visit loads cold.
+      // Storage full or refused: the next visit loads cold, or from an older snapshot.
       return false;
     }
   }
@@ -492,18 +578,33 @@ export class SyncEngine {
   async #restore(run: number): Promise<boolean> {
     const persist = this.#persist;
     if (!persist || this.#state.orders.size !== 0) return false;
-    let saved: PersistedOrders | null;
+    const version = persist.version ?? SNAPSHOT_VERSION;
+    const prefetched = persist.prefetched;
+    const ahead =
+      prefetched && prefetched.key === persist.key && prefetched.version === version
+        ? prefetched.take()
+        : null;
+    let saved: RestoredSnapshot | null;
     try {
-      saved = readPersisted(
-        await persist.storage.get(persist.key),
-        persist.version ?? SNAPSHOT_VERSION,
-      );
+      if (ahead) saved = (await ahead).restored;
+      else {
+        const stored = await persist.storage.get(persist.key);
+        mark('snapshot-read');
+        saved = readPersisted(stored, version);
+        mark('snapshot-decoded');
+      }
       if (saved === null) await persist.storage.del(persist.key);
     } catch {
       saved = null;
     }
     if (run !== this.#phase.run || saved === null || this.#state.orders.size !== 0) return false;
     this.#state.loadSnapshot({ orders: saved.orders });
+    // What storage holds is this table: a write puts only the chunks that change from here.
+    if (this.#state.orders === saved.orders) {
+      this.#encoder = saved.encoder;
+      const table = saved.orders;
+      this.#written = Array.from({ length: table.chunkCount }, (_, c) => table.chunkAt(c));
+    }
     const coverage = this.#coverage.orders;
     coverage.observe(saved.watermark);
     coverage.restore(saved.watermark);

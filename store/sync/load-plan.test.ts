@@ -48,7 +48,14 @@ describe('planInitialLoad', () => {
       olderOpen: [o('x')],
       whole: { products: [] },
     });
-    expect(snapshot.orders!.map((order) => order.id)).toEqual(['a', 'b', 'c', 'd', 'e', 'x']);
+    expect((snapshot.orders as readonly { id: string }[]).map((order) => order.id)).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+      'x',
+    ]);
     expect(snapshot.products).toEqual([]);
   });
 });
@@ -91,7 +98,12 @@ describe('readSnapshot', () => {
     expect(started[0]).toBe('recent0');
     expect(started).not.toContain('watermark');
     expect(newest).toEqual([[{ id: 'a' }, { id: 'b' }]]);
-    expect(snapshot.orders!.map((order) => order.id)).toEqual(['a', 'b', 'c', 'd']);
+    expect((snapshot.orders as readonly { id: string }[]).map((order) => order.id)).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
     expect(snapshot.members).toEqual([{ id: 'm1' }]);
   });
 

@@ -1,6 +1,7 @@
 import { Query } from 'appwrite';
 import { OPEN_STATUSES, type Order } from '../../domain/order.ts';
 import type { SyncedCollection, SyncedEntities } from '../records/changes.ts';
+import type { EntityTable } from '../records/entity-table.ts';
 import { ORDER_LIST_SELECT } from './documents.ts';
 import { isoTime } from './pager.ts';
 
@@ -167,7 +168,8 @@ export function recentFull(counts: readonly number[], slice: number, max: number
 
 /** Records of a snapshot. */
 export interface SnapshotRecords {
-  orders?: readonly Order[];
+  /** As records, or as a table already made (a persisted snapshot's: its chunks as kept). */
+  orders?: readonly Order[] | EntityTable<Order>;
   products?: readonly SyncedEntities['products'][];
   exports?: readonly SyncedEntities['exports'][];
   members?: readonly SyncedEntities['members'][];

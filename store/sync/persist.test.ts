@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { orderFromDocument, orderToDocumentData, type OrderDocument } from '../../domain/order.ts';
 import { createDeskStore, type DeskStore } from '../create-store.ts';
 import { listOrderFromDocument } from './documents.ts';
+import { PAGE_CHUNKS } from './snapshot-codec.ts';
 import {
   memorySnapshots,
+  prefetchSnapshot,
   readPersisted,
   SNAPSHOT_VERSION,
   type PersistOptions,
@@ -131,8 +133,8 @@ describe('persisted orders snapshot', () => {
     const storage = memorySnapshots();
     const h = await firstVisit(storage);
     const saved = readPersisted(storage.data.get(KEY), SNAPSHOT_VERSION)!;
-    expect(saved.orders).toHaveLength(30);
-    expect(saved.orders.find((o) => o.id === 'o1')!.status).toBe('preparing');
+    expect(saved.orders.size).toBe(30);
+    expect(saved.orders.get('o1')!.status).toBe('preparing');
     const latest = Math.max(...h.server.documents('orders').map((d) => Date.parse(d.$updatedAt)));
     expect(saved.watermark).toBe(latest);
   });
@@ -223,7 +225,16 @@ describe('persisted orders snapshot', () => {
     const storage = memorySnapshots();
     const h = createHarness({ sync: { persist: persistWith(storage) } });
     seedOrders(h, 5);
-    storage.data.set(KEY, { version: SNAPSHOT_VERSION, savedAt: 1, watermark: 'x', orders: [] });
+    storage.data.set(KEY, {
+      header: {
+        version: SNAPSHOT_VERSION,
+        savedAt: 1,
+        watermark: 'x',
+        chunks: 0,
+        dictionaries: {},
+      },
+      segments: new Map(),
+    });
     h.store.getState().startSync();
     await settle();
     expect(storage.data.has(KEY)).toBe(false);
@@ -232,5 +243,166 @@ describe('persisted orders snapshot', () => {
     await h.drain();
     expect(held(h.store)).toEqual(serverOrders(h));
     expect(h.store.getState().connection.status).toBe('live');
+  });
+});
+
+/** Every page of the store's orders: 0, 1, … */
+function allPages(h: Harness) {
+  return Array.from(
+    { length: Math.ceil(h.store.getState().orders.chunkCount / PAGE_CHUNKS) },
+    (_, p) => p,
+  );
+}
+
+/** Lets a change written to the server reach the store. */
+async function applied(h: Harness) {
+  await h.advance(10);
+  await h.drain();
+}
+
+/** `storage` with every write recorded: which pages it put, whether it replaced the rest. */
+function recorded(storage: ReturnType<typeof memorySnapshots>) {
+  const writes: { pages: number[]; replace: boolean; urgent: boolean; watermark: number }[] = [];
+  const write = storage.write.bind(storage);
+  storage.write = (key, w) => {
+    writes.push({
+      pages: [...w.segments.keys()],
+      replace: w.replace,
+      urgent: w.urgent,
+      watermark: w.header.watermark,
+    });
+    return write(key, w);
+  };
+  return writes;
+}
+
+describe('persisted snapshot writes', () => {
+  it('put only the pages that changed since the last write, also after a returning visit', async () => {
+    const storage = memorySnapshots();
+    const writes = recorded(storage);
+    const h = createHarness({ sync: { persist: persistWith(storage) } });
+    seedOrders(h, 5_000);
+    await h.startLive();
+    write(h, 'o1', () => ({ status: 'preparing', rev: 2 }));
+    await applied(h);
+    await h.advance(5_000);
+    expect(writes).toEqual([
+      expect.objectContaining({ pages: allPages(h), replace: true, urgent: false }),
+    ]);
+    write(h, 'o4900', () => ({ status: 'preparing', rev: 2 }));
+    await applied(h);
+    await h.advance(5_000);
+    const pageOfOrder = (id: string) => {
+      const orders = h.store.getState().orders;
+      for (let c = 0; c < orders.chunkCount; c++)
+        if (orders.chunkAt(c).some((order) => order?.id === id)) return Math.floor(c / PAGE_CHUNKS);
+      return -1;
+    };
+    expect(writes[1]).toMatchObject({ pages: [pageOfOrder('o4900')], replace: false });
+    expect(storage.read(KEY)!.orders.find((o) => o.id === 'o4900')!.status).toBe('preparing');
+    h.server.disconnect();
+    h.store.getState().startSync()();
+
+    // Back: the kept chunks are the table's; a change writes its chunk only.
+    const store = returning(h, persistWith(storage));
+    store.getState().startSync();
+    h.server.connect();
+    await h.drain();
+    expect(store.getState().connection.status).toBe('live');
+    const before = writes.length;
+    write(h, 'o7', () => ({ status: 'preparing', rev: 2 }));
+    await applied(h);
+    await h.advance(5_000);
+    expect(writes.slice(before).every((w) => !w.replace && w.pages.length <= 1)).toBe(true);
+    expect(storage.read(KEY)!.orders).toHaveLength(5_000);
+    expect(storage.read(KEY)!.orders.find((o) => o.id === 'o7')!.status).toBe('preparing');
+    store.getState().startSync()();
+  });
+
+  it('encodes in slices the table as it was when the write began; leaving the page finishes it at once', async () => {
+    const storage = memorySnapshots();
+    const writes = recorded(storage);
+    let hide = () => {};
+    const h = createHarness({
+      slices: true,
+      sync: {
+        persist: {
+          ...persistWith(storage),
+          onHide: (callback) => {
+            hide = callback;
+            return () => {};
+          },
+        },
+      },
+    });
+    seedOrders(h, 5_000);
+    await h.startLive();
+    h.slices!.runAll();
+    await h.drain();
+    write(h, 'o1', () => ({ status: 'preparing', rev: 2 }));
+    await applied(h);
+    await h.advance(5_000);
+    // Several pages: the encoding waits for its slices.
+    expect(writes).toHaveLength(0);
+    expect(h.slices!.pending).toBeGreaterThan(0);
+    const watermark = h.store.getState().orders.get('o1')!.updatedAt;
+    // A change arrives meanwhile; the page is left before the slices ran.
+    h.clock.now += 1000;
+    write(h, 'o2', () => ({ status: 'preparing', rev: 2 }));
+    await applied(h);
+    hide();
+    await settle();
+    expect(writes).toEqual([expect.objectContaining({ replace: true, urgent: true, watermark })]);
+    expect(writes[0]!.pages).toEqual(allPages(h));
+    const kept = storage.read(KEY)!;
+    expect(kept.orders.find((o) => o.id === 'o1')!.status).toBe('preparing');
+    expect(kept.orders.find((o) => o.id === 'o2')!.status).toBe('paid');
+    // The change made meanwhile is the next write's, of its chunk only.
+    await h.advance(5_000);
+    h.slices!.runAll();
+    await settle();
+    expect(writes).toHaveLength(2);
+    expect(writes[1]).toMatchObject({ replace: false, urgent: false });
+    expect(writes[1]!.pages).toHaveLength(1);
+    expect(storage.read(KEY)!.orders.find((o) => o.id === 'o2')!.status).toBe('preparing');
+    h.store.getState().startSync()();
+  });
+});
+
+describe('a snapshot read ahead of the desk', () => {
+  it('is used by the desk of the same key, once; another key reads its own', async () => {
+    const storage = memorySnapshots();
+    const h = await firstVisit(storage);
+    let reads = 0;
+    const get = storage.get.bind(storage);
+    storage.get = (key) => {
+      reads++;
+      return get(key);
+    };
+    const ahead = prefetchSnapshot(storage, KEY);
+    await settle();
+    expect(reads).toBe(1);
+    const store = returning(h, { ...persistWith(storage), prefetched: ahead });
+    store.getState().startSync();
+    await settle();
+    // Painted from what was read ahead: no second read.
+    expect(reads).toBe(1);
+    expect(store.getState().orders.size).toBe(30);
+    expect(store.getState().connection.status).toBe('resyncing');
+    store.getState().startSync()();
+    // Taken once: a desk started again reads storage.
+    const again = returning(h, { ...persistWith(storage), prefetched: ahead });
+    again.getState().startSync();
+    await settle();
+    expect(reads).toBe(2);
+    again.getState().startSync()();
+    // Read ahead for another user: not theirs to show.
+    const other = prefetchSnapshot(storage, 'orders:p1:someone-else');
+    const theirs = returning(h, { ...persistWith(storage), prefetched: other });
+    theirs.getState().startSync();
+    await settle();
+    expect(reads).toBe(4);
+    expect(theirs.getState().orders.size).toBe(30);
+    theirs.getState().startSync()();
   });
 });

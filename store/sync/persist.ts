@@ -1,20 +1,31 @@
 import type { Order } from '../../domain/order.ts';
+import { EntityTable, type Chunk } from '../records/entity-table.ts';
+import { mark } from './marks.ts';
+import {
+  PAGE_CHUNKS,
+  SnapshotDecoder,
+  SnapshotEncoder,
+  type Dictionaries,
+  type Segment,
+} from './snapshot-codec.ts';
 
 /**
  * The orders snapshot kept between visits: the confirmed orders the table shows and the sync
  * watermark they are complete up to. A returning visit paints from it, then catches up with the
- * delta read by `$updatedAt` a reconnect uses (from `watermark` less the margin).
+ * delta read by `$updatedAt` a reconnect uses (from `watermark` less the margin). It is kept as
+ * the store's table is held: one segment per page of its chunks (`snapshot-codec.ts`), so a write
+ * puts only the pages that changed since the last one, and a header.
  */
 
 /**
  * The version of the persisted snapshot's layout (the order record's fields included). Raise it
- * whenever the `Order` record or this envelope changes: a snapshot of another version is
- * discarded and the desk loads cold.
+ * whenever the `Order` record, the segments or the header change: a snapshot of another version
+ * is discarded and the desk loads cold.
  */
-export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_VERSION = 2;
 
-/** What is kept, per user and project. */
-export interface PersistedOrders {
+/** What is kept besides the segments, per user and project. */
+export interface SnapshotHeader {
   version: number;
   /** When it was written (epoch ms, client clock; informative). */
   savedAt: number;
@@ -23,17 +34,92 @@ export interface PersistedOrders {
    * every change up to it applied: a delta read from here (less the margin) misses nothing.
    */
   watermark: number;
-  orders: Order[];
+  /** The table's chunks, in segments of {@link PAGE_CHUNKS} (segments beyond are left over). */
+  chunks: number;
+  /** The distinct values the segments' dictionary columns point into. */
+  dictionaries: Dictionaries;
+}
+
+/** The kept snapshot as storage gives it back: the header and the segments by page index. */
+export interface StoredSnapshot {
+  header: unknown;
+  segments: ReadonlyMap<number, unknown>;
+}
+
+/** A write: the header and the segments of the pages that changed (all, with `replace`). */
+export interface SnapshotWrite {
+  header: SnapshotHeader;
+  segments: ReadonlyMap<number, Segment>;
+  /** Delete every segment kept under the key first (the kept ones are not this table's). */
+  replace: boolean;
+  /** The page is being left: put everything at once, without giving the event loop a turn. */
+  urgent: boolean;
 }
 
 /**
  * Where snapshots are kept: IndexedDB in the browser (`appwrite/idb-snapshots.ts`), a `Map` in
- * tests ({@link memorySnapshots}). Values are structured-cloned, not serialized to JSON.
+ * tests ({@link memorySnapshots}). Values are structured-cloned, not serialized to JSON; a write
+ * is one transaction (the header and its segments, or nothing).
  */
 export interface SnapshotStorage {
-  get(key: string): Promise<unknown>;
-  set(key: string, value: PersistedOrders): Promise<void>;
+  get(key: string): Promise<StoredSnapshot | undefined>;
+  write(key: string, write: SnapshotWrite): Promise<void>;
   del(key: string): Promise<void>;
+}
+
+/** A snapshot read back: its table of orders, and an encoder that continues its dictionaries. */
+export interface RestoredSnapshot {
+  savedAt: number;
+  watermark: number;
+  orders: EntityTable<Order>;
+  encoder: SnapshotEncoder;
+}
+
+/**
+ * A snapshot read and decoded ahead of the desk (while the app starts and checks the session):
+ * `take` gives it once, to an engine persisting under the same key and version.
+ */
+export interface PrefetchedSnapshot {
+  readonly key: string;
+  readonly version: number;
+  take(): Promise<PrefetchedRead> | null;
+}
+
+/** What a prefetch read: whether anything was kept, and the snapshot when it is one to use. */
+export interface PrefetchedRead {
+  found: boolean;
+  restored: RestoredSnapshot | null;
+}
+
+/**
+ * Starts reading and decoding the snapshot kept under `key` now, so that a desk opening a moment
+ * later (once the session is known) paints it without waiting for IndexedDB. Nothing of it is
+ * shown unless that desk is the same user's ({@link PersistOptions.prefetched}).
+ */
+export function prefetchSnapshot(
+  storage: SnapshotStorage,
+  key: string,
+  version = SNAPSHOT_VERSION,
+): PrefetchedSnapshot {
+  mark('snapshot-prefetch');
+  let read: Promise<PrefetchedRead> | null = storage.get(key).then(
+    (stored) => {
+      mark('snapshot-read');
+      const restored = readPersisted(stored, version);
+      mark('snapshot-decoded');
+      return { found: stored !== undefined, restored };
+    },
+    () => ({ found: false, restored: null }),
+  );
+  return {
+    key,
+    version,
+    take() {
+      const taken = read;
+      read = null;
+      return taken;
+    },
+  };
 }
 
 /** How the engine persists its orders. */
@@ -45,6 +131,8 @@ export interface PersistOptions {
   version?: number;
   /** At most one write per this many ms (default 5,000). */
   throttleMs?: number;
+  /** A read of this key started earlier ({@link prefetchSnapshot}), used instead of reading. */
+  prefetched?: PrefetchedSnapshot | null;
   /**
    * Calls back when the page is being hidden or left (a last write); returns the cleanup.
    * Default: `pagehide` and `visibilitychange` → hidden, in a browser.
@@ -57,45 +145,133 @@ export function snapshotKey(projectId: string, userId: string): string {
   return `orders:${projectId}:${userId}`;
 }
 
-/** A stored value as a snapshot of `version`, or null (absent, another version or unreadable). */
-export function readPersisted(value: unknown, version: number): PersistedOrders | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const v = value as Partial<PersistedOrders>;
-  if (v.version !== version) return null;
-  if (typeof v.watermark !== 'number' || !Number.isFinite(v.watermark)) return null;
-  if (typeof v.savedAt !== 'number' || !Array.isArray(v.orders)) return null;
-  for (const order of v.orders as unknown[]) {
-    const o = order as Partial<Order> | null;
-    if (
-      typeof o !== 'object' ||
-      o === null ||
-      typeof o.id !== 'string' ||
-      typeof o.updatedAt !== 'number' ||
-      typeof o.createdAt !== 'number' ||
-      typeof o.status !== 'string'
-    )
-      return null;
-    // Records are frozen once, like those converted from documents.
-    Object.freeze(order);
+/**
+ * A stored snapshot as a table of orders, when it is one of `version` (else null: absent, another
+ * version, or unreadable — a segment that does not decode, an id in two slots).
+ */
+export function readPersisted(
+  stored: StoredSnapshot | undefined,
+  version: number,
+): RestoredSnapshot | null {
+  if (stored === undefined) return null;
+  const h = stored.header as Partial<SnapshotHeader> | null;
+  if (typeof h !== 'object' || h === null || h.version !== version) return null;
+  if (typeof h.watermark !== 'number' || !Number.isFinite(h.watermark)) return null;
+  if (typeof h.savedAt !== 'number') return null;
+  if (typeof h.chunks !== 'number' || !Number.isInteger(h.chunks) || h.chunks < 0) return null;
+  try {
+    const decoder = new SnapshotDecoder(h.dictionaries);
+    const chunks: Chunk<Order>[] = [];
+    for (let p = 0; chunks.length < h.chunks; p++) {
+      const segment = stored.segments.get(p);
+      if (segment === undefined) return null;
+      const page = decoder.decode(segment);
+      if (page.length !== Math.min(PAGE_CHUNKS, h.chunks - chunks.length)) return null;
+      chunks.push(...page);
+    }
+    const orders = EntityTable.fromChunks(chunks);
+    if (orders === null) return null;
+    return {
+      savedAt: h.savedAt,
+      watermark: h.watermark,
+      orders,
+      encoder: new SnapshotEncoder(h.dictionaries),
+    };
+  } catch {
+    return null;
   }
-  return v as PersistedOrders;
+}
+
+/** The chunks of page `p` of `table` ({@link PAGE_CHUNKS} of them, fewer in the last page). */
+export function pageOf<T extends Order>(table: EntityTable<T>, p: number): Chunk<T>[] {
+  const chunks: Chunk<T>[] = [];
+  for (let c = p * PAGE_CHUNKS; c < Math.min(table.chunkCount, (p + 1) * PAGE_CHUNKS); c++)
+    chunks.push(table.chunkAt(c));
+  return chunks;
+}
+
+/** What {@link encodeSnapshot} makes: a stored snapshot of some orders. */
+export interface SnapshotOf {
+  version?: number;
+  savedAt: number;
+  watermark: number;
+  orders: readonly Order[];
+}
+
+/**
+ * A snapshot of `orders` as storage keeps it, every chunk of a table of them (tests, and a
+ * snapshot written in one go).
+ */
+export function encodeSnapshot(snapshot: SnapshotOf): {
+  header: SnapshotHeader;
+  segments: Map<number, Segment>;
+} {
+  const table = EntityTable.from(snapshot.orders);
+  const encoder = new SnapshotEncoder();
+  const segments = new Map<number, Segment>();
+  for (let p = 0; p * PAGE_CHUNKS < table.chunkCount; p++)
+    segments.set(p, encoder.encode(pageOf(table, p)));
+  return {
+    header: {
+      version: snapshot.version ?? SNAPSHOT_VERSION,
+      savedAt: snapshot.savedAt,
+      watermark: snapshot.watermark,
+      chunks: table.chunkCount,
+      dictionaries: encoder.dictionaries(),
+    },
+    segments,
+  };
 }
 
 /** Snapshots in a `Map` (tests; the engine logic does not depend on IndexedDB). */
-export function memorySnapshots(): SnapshotStorage & { data: Map<string, unknown> } {
-  const data = new Map<string, unknown>();
-  return {
+export function memorySnapshots(): SnapshotStorage & {
+  data: Map<string, { header: unknown; segments: Map<number, unknown> }>;
+  /** Keeps `snapshot` under `key`, as a write of every chunk would. */
+  keep(
+    key: string,
+    snapshot: SnapshotOf | { header: unknown; segments: Map<number, unknown> },
+  ): void;
+  /** The orders and watermark kept under `key` (of `version`), or null. */
+  read(key: string, version?: number): { watermark: number; orders: Order[] } | null;
+} {
+  const data = new Map<string, { header: unknown; segments: Map<number, unknown> }>();
+  const storage = {
     data,
-    get: (key) => Promise.resolve(structuredClone(data.get(key))),
-    set: (key, value) => {
-      data.set(key, structuredClone(value));
+    get: (key: string) => {
+      const kept = data.get(key);
+      return Promise.resolve(
+        kept === undefined
+          ? undefined
+          : { header: structuredClone(kept.header), segments: structuredClone(kept.segments) },
+      );
+    },
+    write: (key: string, write: SnapshotWrite) => {
+      const kept = (write.replace ? undefined : data.get(key)) ?? {
+        header: null,
+        segments: new Map<number, unknown>(),
+      };
+      const segments = new Map(kept.segments);
+      for (const [c, segment] of write.segments) segments.set(c, structuredClone(segment));
+      data.set(key, { header: structuredClone(write.header), segments });
       return Promise.resolve();
     },
-    del: (key) => {
+    del: (key: string) => {
       data.delete(key);
       return Promise.resolve();
     },
+    keep: (
+      key: string,
+      snapshot: SnapshotOf | { header: unknown; segments: Map<number, unknown> },
+    ) => {
+      data.set(key, 'orders' in snapshot ? encodeSnapshot(snapshot) : snapshot);
+    },
+    read: (key: string, version = SNAPSHOT_VERSION) => {
+      const kept = data.get(key);
+      const restored = readPersisted(kept, version);
+      return restored && { watermark: restored.watermark, orders: restored.orders.toArray() };
+    },
   };
+  return storage;
 }
 
 /** In a browser: the page is hidden or left. */

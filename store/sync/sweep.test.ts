@@ -191,7 +191,7 @@ function returningDesk(
   const docs = seed(h);
   h.server.seed('orders', docs);
   const watermark = Math.max(...docs.map((doc) => Date.parse(doc.$updatedAt)));
-  storage.data.set(KEY, {
+  storage.keep(KEY, {
     version: SNAPSHOT_VERSION,
     savedAt: watermark,
     watermark,
@@ -324,7 +324,12 @@ describe('the id sweep of the sync engine', () => {
     ]);
     // A fresh snapshot without them.
     const saved = readPersisted(storage.data.get(KEY), SNAPSHOT_VERSION)!;
-    expect(saved.orders.map((order) => order.id).sort()).toEqual(serverIds(h));
+    expect(
+      saved.orders
+        .toArray()
+        .map((order) => order.id)
+        .sort(),
+    ).toEqual(serverIds(h));
     h.store.getState().startSync()();
   });
 

@@ -98,8 +98,8 @@ function searchChunkAt(
   last: (SearchChunk | undefined)[],
   c: number,
 ): SearchChunk | undefined {
+  if (c >= orders.chunkCount) return undefined;
   const chunk = orders.chunkAt(c);
-  if (chunk === undefined) return undefined;
   let made = byChunk.get(chunk);
   if (made === undefined) {
     made = makeSearchChunk(last[c], chunk);

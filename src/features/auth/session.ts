@@ -70,6 +70,7 @@ export async function restoreSession(): Promise<SessionState> {
   }
   if (state.status === 'signed-out' || (state.status === 'ready' && state.role === null))
     await clearSnapshots().catch(() => {});
+  performance.mark('livedesk:session');
   sessionStore.setState(state, true);
   return state;
 }

@@ -258,7 +258,7 @@ export async function runConvergence(
       .filter((doc) => recent.has(doc.$id) || oldOpen.has(doc.$id))
       .map((doc) => listOrderFromDocument(doc));
     for (const order of orders) kept.add(order.id);
-    storage.data.set('orders:p:u', {
+    storage.keep('orders:p:u', {
       version: start.version ?? SNAPSHOT_VERSION,
       savedAt: watermark,
       watermark,
