@@ -687,7 +687,10 @@ the SDK could reach with a backend costing nothing; the backend's resident memor
 size during each upload (sampled every 20 ms); beside every rate the CPU time per MiB of its server
 (backend or sink, from /proc) and of its client (Node: \`process.cpuUsage\`; Chromium: the sum of
 its processes through CDP \`SystemInfo.getProcessInfo\`) — figures other load on the machine moves
-far less than a rate; the download (node:http) against reading the stored file from disk. Runs
+far less than a rate; for each SDK upload, what the backend's test switch
+\`GET /_emulator/storage/timings\` reports (a chunk's last byte read → its answer ready, median and
+p90; the last chunk's waits for the MD5 and the flush); the download (node:http) against reading
+the stored file from disk. Runs
 interleave the six uploads; every upload to the backend is checked (size and MD5 signature
 against the bytes sent). \`--emulator-root <dir>\` runs another checkout's backend (A/B runs of two
 builds, interleaved). Targets (issue 18): the SDK path at ≥ 50% of the plain one and ≥ 100 MB/s;
