@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Databases, ID } from 'node-appwrite';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { backend, serverClient, uniqueTestId } from '../support/clients.ts';
+import { describe, expect, it } from 'vitest';
+import { backend, beforeAllOnTarget, serverClient, uniqueTestId } from '../support/clients.ts';
 
 /** A raw GET with the API key and an `Accept-Encoding` of our choosing (fetch would decode). */
 function get(
@@ -41,7 +41,7 @@ function get(
 
 describe('response compression (as Appwrite: by Accept-Encoding, above 1 KB)', () => {
   let databaseId = '';
-  beforeAll(async () => {
+  beforeAllOnTarget(async () => {
     databaseId = uniqueTestId('gz');
     const databases = new Databases(serverClient());
     await databases.create(databaseId, 'Compression');
