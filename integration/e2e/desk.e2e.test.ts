@@ -1,4 +1,5 @@
-import { Functions } from 'node-appwrite';
+import { Functions, ID, Teams, Users } from 'node-appwrite';
+import { DESK_TEAM_ID } from '../../domain/ids.ts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Simulator } from '../../scripts/lib/simulator.ts';
@@ -208,6 +209,37 @@ describe('the desk with several people at once (browser)', () => {
     await marco.page.keyboard.press('Escape');
     await marco.page.getByRole('dialog').waitFor({ state: 'detached' });
     expect(new URL(marco.page.url()).search).toContain('status=canceled');
+  });
+
+  it('keeps the highlighted row when the team changes, and Enter still opens it', async () => {
+    await marco.page.goto(`${e2e().appUrl}/orders`);
+    const rows = marco.page.getByRole('rowgroup');
+    await marco.page.getByTestId('order-row').first().waitFor();
+    const selected = marco.page.locator('[data-testid="order-row"][aria-selected="true"]');
+    await rows.focus();
+    await marco.page.keyboard.press('ArrowDown');
+    await marco.page.keyboard.press('ArrowDown');
+    await expect.poll(() => selected.count()).toBe(1);
+    const highlighted = await selected.getAttribute('data-order-number');
+    // A new colleague joins: the members (the assignee filter's choices) change under the table.
+    const admin = adminClient(e2e().backend);
+    const userId = ID.unique();
+    await new Users(admin).create({
+      userId,
+      email: `${userId}@example.test`,
+      password: e2e().password,
+      name: 'Nina Newcomer',
+    });
+    await new Teams(admin).createMembership({ teamId: DESK_TEAM_ID, roles: ['staff'], userId });
+    await marco.page
+      .locator('#assignee-filter option', { hasText: 'Nina Newcomer' })
+      .waitFor({ state: 'attached' });
+    expect(await selected.getAttribute('data-order-number')).toBe(highlighted);
+    await marco.page.keyboard.press('Enter');
+    await marco.page.getByRole('dialog').waitFor();
+    expect(await marco.page.getByRole('dialog').innerText()).toContain(`#${highlighted}`);
+    await marco.page.keyboard.press('Escape');
+    await marco.page.getByRole('dialog').waitFor({ state: 'detached' });
   });
 
   it('flashes a table row when someone else changes its order, and updates it in place', async () => {

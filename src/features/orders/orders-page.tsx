@@ -36,10 +36,13 @@ export function OrdersPage() {
     const ids = new Set(everyone.map((member) => member.userId));
     return (userId: string) => ids.has(userId);
   }, [everyone]);
-  const { query, unknown } = useMemo(
-    () => readTableQuery(search, isKnownAssignee),
-    [search, isKnownAssignee],
-  );
+  const read = useMemo(() => readTableQuery(search, isKnownAssignee), [search, isKnownAssignee]);
+  const { unknown } = read;
+  // One query object while the query says the same: the members loading or changing must not
+  // reset the table (its highlighted row, its scroll) or make its view again.
+  const queryText = formatTableQuery(read.query);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const query = useMemo(() => read.query, [queryText]);
   const notice = unknownFilterNotice(unknown);
   const spec = useMemo(() => viewSpecFor(query, me), [query, me]);
   const ids = useOrderTableRows(spec);
