@@ -343,15 +343,15 @@ async function main(): Promise<void> {
       return response.ok ? ((await response.json()) as BackendTimings) : null;
     };
     type SdkWay = 'web-sdk' | 'node-sdk';
-    const timingRows = () => ({
+    const emptyTimings = () => ({
       median: [] as number[],
       p90: [] as number[],
       md5: [] as number[],
       flush: [] as number[],
     });
-    const timings: Record<SdkWay, ReturnType<typeof timingRows>> = {
-      'web-sdk': timingRows(),
-      'node-sdk': timingRows(),
+    const timings: Record<SdkWay, ReturnType<typeof emptyTimings>> = {
+      'web-sdk': emptyTimings(),
+      'node-sdk': emptyTimings(),
     };
     const sinkAdmin = new Client().setEndpoint(sinkEndpoint).setProject(projectId).setKey(apiKey);
     const download: number[] = [];
@@ -505,6 +505,28 @@ async function main(): Promise<void> {
       { label: `… CPU per MiB, ${server}`, values: serverCpu[way], unit: 'ms' },
       { label: `… CPU per MiB, ${client}`, values: clientCpu[way], unit: 'ms' },
     ];
+    const backendTimingRows = (name: string, way: SdkWay): Row[] => [
+      {
+        label: `${name}: backend, a chunk's last byte read → its answer ready, median`,
+        values: timings[way].median,
+        unit: 'ms',
+      },
+      {
+        label: `${name}: backend, a chunk's last byte read → its answer ready, p90`,
+        values: timings[way].p90,
+        unit: 'ms',
+      },
+      {
+        label: `${name}: backend, last chunk waiting for the MD5`,
+        values: timings[way].md5,
+        unit: 'ms',
+      },
+      {
+        label: `${name}: backend, last chunk waiting for the flush (beside the MD5)`,
+        values: timings[way].flush,
+        unit: 'ms',
+      },
+    ];
     const rows: Row[] = [
       ...rateRows(
         'web SDK in Chromium (5 MiB chunks, 8 asked in flight)',
@@ -541,26 +563,7 @@ async function main(): Promise<void> {
         values: ratio(speeds['web-sdk'], speeds['web-sdk-sink']),
         unit: '×',
       },
-      {
-        label: "web SDK: backend, a chunk's last byte read → its answer ready, median",
-        values: timings['web-sdk'].median,
-        unit: 'ms',
-      },
-      {
-        label: "web SDK: backend, a chunk's last byte read → its answer ready, p90",
-        values: timings['web-sdk'].p90,
-        unit: 'ms',
-      },
-      {
-        label: 'web SDK: backend, last chunk waiting for the MD5',
-        values: timings['web-sdk'].md5,
-        unit: 'ms',
-      },
-      {
-        label: 'web SDK: backend, last chunk waiting for the flush (beside the MD5)',
-        values: timings['web-sdk'].flush,
-        unit: 'ms',
-      },
+      ...backendTimingRows('web SDK', 'web-sdk'),
       ...rateRows(
         'node-appwrite (5 MiB chunks, 8 asked in flight)',
         'node-sdk',
@@ -596,26 +599,7 @@ async function main(): Promise<void> {
         values: ratio(speeds['node-sdk'], speeds['node-sdk-sink']),
         unit: '×',
       },
-      {
-        label: "node-appwrite: backend, a chunk's last byte read → its answer ready, median",
-        values: timings['node-sdk'].median,
-        unit: 'ms',
-      },
-      {
-        label: "node-appwrite: backend, a chunk's last byte read → its answer ready, p90",
-        values: timings['node-sdk'].p90,
-        unit: 'ms',
-      },
-      {
-        label: 'node-appwrite: backend, last chunk waiting for the MD5',
-        values: timings['node-sdk'].md5,
-        unit: 'ms',
-      },
-      {
-        label: 'node-appwrite: backend, last chunk waiting for the flush (beside the MD5)',
-        values: timings['node-sdk'].flush,
-        unit: 'ms',
-      },
+      ...backendTimingRows('node-appwrite', 'node-sdk'),
       {
         label: 'backend RSS above idle, web SDK upload (peak)',
         values: peaks['web-sdk'],
