@@ -577,6 +577,15 @@ async function main(): Promise<void> {
     });
     if (profileWarm) await stopProfile(page, 'the returning visit to its first table');
     const warmMarks = await loadPhases(page);
+    const warmBoot = await page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      const script = performance
+        .getEntriesByType('resource')
+        .find((e) => e.name.endsWith('.js')) as PerformanceResourceTiming | undefined;
+      const at = (t: number | undefined) => (t === undefined ? '?' : `${t.toFixed(0)} ms`);
+      return `previous page unloaded ${at(nav.unloadEventEnd)}, document ${at(nav.responseEnd)}, script fetched ${at(script?.startTime)}–${at(script?.responseEnd)}, DOM interactive ${at(nav.domInteractive)}`;
+    });
+    log(`returning visit's boot: ${warmBoot}`);
     await page.waitFor(
       () =>
         document.querySelector<HTMLElement>('[data-testid="connection"]')?.dataset.state === 'live',

@@ -84,11 +84,12 @@ export async function restoreSession(expectedUserId: string | null = null): Prom
 let restoring: Promise<SessionState> | null = null;
 
 /**
- * {@link restoreSession} as the app starts: the first call starts it (before React mounts, with
- * the user the last desk was kept for), a call while it runs shares it.
+ * {@link restoreSession} as the app starts, once per page: the first call starts it (before
+ * React mounts, with the user the last desk was kept for), later ones are given the same (a
+ * retry calls {@link restoreSession}).
  */
 export function restoreSessionOnce(expectedUserId: string | null = null): Promise<SessionState> {
-  restoring ??= restoreSession(expectedUserId).finally(() => (restoring = null));
+  restoring ??= restoreSession(expectedUserId);
   return restoring;
 }
 
