@@ -80,6 +80,7 @@ export {
   type ConnectionStatus,
 } from './sync/connection.ts';
 export { ORDER_LIST_FIELDS, ORDER_LIST_SELECT } from './sync/documents.ts';
+export type { FirstScreen } from './sync/first-screen.ts';
 
 // The Appwrite SDK boundary: ports, the write transport, the one error conversion.
 export { appwriteSyncPorts } from './appwrite/sync-ports.ts';

@@ -13,7 +13,8 @@ const row = (page: Page, number: number) =>
 
 /**
  * What the page's IndexedDB of snapshots holds: per snapshot (a header under its key, segments
- * under `[key, page]`), the text of its segments, where every order's id is (none: no database).
+ * under `[key, page]`, the first screen under `[key, 'screen']`), the text of its segments and
+ * first screen, where every order's id is (none: no database).
  */
 const snapshots = (page: Page) =>
   page.evaluate(
@@ -33,7 +34,8 @@ const snapshots = (page: Page) =>
             const texts = new Map<string, string>();
             keys.result.forEach((key, i) => {
               const owner = typeof key === 'string' ? key : String((key as unknown[])[0]);
-              const text = (values.result[i] as { text?: string }).text ?? '';
+              const value = values.result[i] as { text?: string; segment?: { text?: string } };
+              const text = value.text ?? value.segment?.text ?? '';
               texts.set(owner, (texts.get(owner) ?? '') + text);
             });
             resolve([...texts.values()]);
@@ -49,7 +51,7 @@ const snapshots = (page: Page) =>
  */
 const recordPaints = (page: Page, watched: number[]) =>
   page.addInitScript((numbers: number[]) => {
-    const paints: { state: string | null; rows: number; watched: number[] }[] = [];
+    const paints: { state: string | null; rows: number; watched: number[]; first: boolean }[] = [];
     (window as unknown as { __paints: typeof paints }).__paints = paints;
     let last = '';
     new MutationObserver(() => {
@@ -59,10 +61,11 @@ const recordPaints = (page: Page, watched: number[]) =>
       const present = numbers.filter((n) =>
         [...shown].some((element) => element.dataset.orderNumber === String(n)),
       );
-      const key = `${state}|${shown.length}|${present.join()}`;
+      const first = document.querySelector('[data-first-screen]') !== null;
+      const key = `${state}|${shown.length}|${present.join()}|${first}`;
       if (key === last) return;
       last = key;
-      paints.push({ state, rows: shown.length, watched: present });
+      paints.push({ state, rows: shown.length, watched: present, first });
     }).observe(document, { subtree: true, childList: true, attributes: true });
   }, watched);
 
@@ -71,7 +74,7 @@ const paints = (page: Page) =>
     () =>
       (
         window as unknown as {
-          __paints: { state: string | null; rows: number; watched: number[] }[];
+          __paints: { state: string | null; rows: number; watched: number[]; first: boolean }[];
         }
       ).__paints,
   );
@@ -145,6 +148,11 @@ describe('a returning visit (browser)', () => {
     // The snapshot's rows: the deleted order among them, the new one not yet.
     expect(seen[firstRows]!.watched).toContain(deleted.number);
     expect(seen[firstRows]!.watched).not.toContain(created.number);
+    // The first screen kept with the snapshot came first, and only while resyncing.
+    expect(seen.some((paint) => paint.first && paint.rows > 0)).toBe(true);
+    expect(seen.filter((paint) => paint.first).every((paint) => paint.state === 'resyncing')).toBe(
+      true,
+    );
     // Gone for good, and not in the snapshot saved after the sweep.
     await expect
       .poll(async () => (await snapshots(page)).join().includes(deleted.id), { timeout: 30_000 })

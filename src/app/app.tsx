@@ -4,6 +4,7 @@ import {
   LoginPage,
   NoMembershipPage,
   restoreSession,
+  restoreSessionOnce,
   SignupPage,
   useSession,
 } from '../features/auth/index.ts';
@@ -33,7 +34,7 @@ function DeskApp() {
   const { pathname, search } = useLocation();
 
   useEffect(() => {
-    void restoreSession();
+    void restoreSessionOnce();
   }, []);
 
   const isPublic = PUBLIC.includes(pathname);

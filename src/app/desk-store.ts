@@ -31,7 +31,16 @@ let prefetched: PrefetchedSnapshot | null = null;
  */
 export function prefetchDeskSnapshot(): void {
   const key = lastSnapshotKey();
-  if (key !== null) prefetched = prefetchSnapshot(idbSnapshots(), key);
+  if (key !== null) prefetched = prefetchSnapshot(idbSnapshots(), key, undefined, browserSlices());
+}
+
+/** The user whose desk this browser last kept orders for (this project's), or null. */
+export function lastDeskUser(): string | null {
+  const key = lastSnapshotKey();
+  const prefix = snapshotKey(config().projectId, '');
+  return key !== null && key.startsWith(prefix) && key.length > prefix.length
+    ? key.slice(prefix.length)
+    : null;
 }
 
 /**

@@ -23,6 +23,11 @@ function store(): UseStore {
   return (db ??= createStore(DB_NAME, STORE_NAME));
 }
 
+/** The key of `key`'s first screen (a string after every segment's page number). */
+function firstScreenOf(key: string): IDBValidKey {
+  return [key, 'screen'];
+}
+
 /** The keys of `key`'s segments: `[key, chunk]` (arrays sort after every string key). */
 function segmentsOf(key: string): IDBKeyRange {
   return IDBKeyRange.bound([key, 0], [key, Infinity]);
@@ -48,7 +53,8 @@ function putAll(
 
 /**
  * The persisted snapshots in IndexedDB (`idb-keyval`'s database, one object store): per snapshot
- * key (one per user and project) the header under the key and each segment under `[key, chunk]`.
+ * key (one per user and project) the header under the key, each segment under `[key, chunk]` and
+ * the table's first screen under `[key, 'screen']`.
  * A write is one transaction; a read reads the header and the segments in one. Opening it allows
  * writes again after a sign-out.
  */
@@ -68,6 +74,8 @@ export function idbSnapshots(): SnapshotStorage {
         keys.forEach((k, i) => segments.set((k as [string, number])[1], values[i]));
         return { header, segments };
       }),
+    getFirstScreen: (key) =>
+      store()('readonly', (objects) => promisifyRequest(objects.get(firstScreenOf(key)))),
     write: (key, write: SnapshotWrite) =>
       blocked
         ? Promise.resolve()
@@ -75,6 +83,8 @@ export function idbSnapshots(): SnapshotStorage {
             if (write.replace) objects.delete(segmentsOf(key));
             const entries: [IDBValidKey, unknown][] = [];
             for (const [chunk, segment] of write.segments) entries.push([[key, chunk], segment]);
+            if (write.firstScreen) entries.push([firstScreenOf(key), write.firstScreen]);
+            else objects.delete(firstScreenOf(key));
             entries.push([key, write.header]);
             putAll(objects, entries, write.urgent);
             return promisifyRequest(objects.transaction).then(() => remember(key));
@@ -83,6 +93,7 @@ export function idbSnapshots(): SnapshotStorage {
       store()('readwrite', (objects) => {
         objects.delete(key);
         objects.delete(segmentsOf(key));
+        objects.delete(firstScreenOf(key));
         return promisifyRequest(objects.transaction);
       }),
   };

@@ -39,6 +39,7 @@ import {
 } from '../selectors/people.ts';
 import type { DeskState } from '../state.ts';
 import type { ConnectionState } from '../sync/connection.ts';
+import type { FirstScreen } from '../sync/first-screen.ts';
 import type { LoadState, OrderDetailState } from '../sync/sync-state.ts';
 import type { DeskMetrics } from '../views/metrics.ts';
 import {
@@ -147,6 +148,20 @@ export function useOrderTableRows(spec: OrderViewSpec): SortedIndex {
 export function useOrderViewPending(spec: OrderViewSpec): 'sorting' | 'filtering' | null {
   const key = orderViewKey(spec);
   return useDeskStore((state) => state.pendingViews[key]?.phase ?? null);
+}
+
+/**
+ * A returning visit's first screen of the orders table when it is the view of `spec` and the
+ * orders are still being restored (null otherwise: none, another view, or every order is
+ * there). Also tells the store that this view is the one shown, so the first screen kept for
+ * the next visit is this view's.
+ */
+export function useFirstScreen(spec: OrderViewSpec): FirstScreen | null {
+  const store = useDeskStoreApi();
+  const key = orderViewKey(spec);
+  useEffect(() => store.getState().showTableView(key), [store, key]);
+  const screen = useDeskStore((state) => state.firstScreen);
+  return screen !== null && screen.view === key ? screen : null;
 }
 
 /** How long after the load is ready the sort columns start being prepared (ms). */

@@ -50,12 +50,14 @@ import {
 import {
   browserHide,
   pageOf,
-  readPersisted,
+  readPersistedJob,
   SNAPSHOT_VERSION,
   type PersistOptions,
   type RestoredSnapshot,
 } from './persist.ts';
 import { PAGE_CHUNKS, SnapshotEncoder, type Segment } from './snapshot-codec.ts';
+import { firstScreenOf, readFirstScreen, type StoredFirstScreen } from './first-screen.ts';
+import { DEFAULT_ORDER_VIEW, orderViewKey } from '../views/order-views.ts';
 import {
   detailStatus,
   trackDetail,
@@ -194,6 +196,8 @@ export class SyncEngine {
   readonly #fullSync: readonly FullSyncSet[];
   readonly #persist: PersistOptions | null;
   readonly #sliceScheduler: SliceScheduler | null;
+  /** The key of the table view the orders table shows (its first screen is kept with a write). */
+  #shownView: string | null = null;
 
   #phase = INITIAL_PHASE;
   #queue: RemoteChange[] = [];
@@ -481,6 +485,42 @@ export class SyncEngine {
 
   // Persistence ----------------------------------------------------------------------------------
 
+  /**
+   * The table view the orders table shows now (`orderViewKey`): the first screen kept with the
+   * next snapshot write is that view's (the default view's until one is shown). A new one is
+   * written soon, so that a returning visit finds the view the person last had.
+   */
+  showTableView(key: string): void {
+    if (key === this.#shownView) return;
+    this.#shownView = key;
+    if (!this.#persist || this.#written === null) return;
+    this.#dirty = true;
+    this.#saveSoon();
+  }
+
+  /** The first screen of the shown view at the start of a write (null: it is not maintained). */
+  #firstScreen(table: EntityTable<Order>, watermark: number, savedAt: number) {
+    const state = this.#state;
+    const defaultKey = orderViewKey(DEFAULT_ORDER_VIEW);
+    const shown = this.#shownView ?? defaultKey;
+    const entry = state.orderViews[shown] ?? null;
+    const all = state.orderViews[defaultKey];
+    if (entry === null || all === undefined) return null;
+    try {
+      return firstScreenOf({
+        version: this.#persist?.version ?? SNAPSHOT_VERSION,
+        savedAt,
+        watermark,
+        orders: table,
+        view: shown,
+        index: entry.index,
+        total: all.index.size,
+      });
+    } catch {
+      return null;
+    }
+  }
+
   /** Schedules a snapshot write (at most one per `throttleMs`). */
   #saveSoon(): void {
     if (!this.#persist || this.#saveScheduled || !this.#dirty) return;
@@ -527,6 +567,10 @@ export class SyncEngine {
     const started = timelineNow();
     const table = this.#state.orders;
     const watermark = coverage.watermark;
+    const savedAt = this.#now();
+    const firstScreen: StoredFirstScreen | null = this.#firstScreen(table, watermark, savedAt);
+    // Counted with the pages encoded (its own piece of main-thread work, a chunk's worth).
+    measureLatest('snapshot-encode', started);
     const encoder = (this.#encoder ??= new SnapshotEncoder());
     const written = this.#written;
     const replace = written === null || written.length > table.chunkCount;
@@ -551,7 +595,7 @@ export class SyncEngine {
       await persist.storage.write(persist.key, {
         header: {
           version: persist.version ?? SNAPSHOT_VERSION,
-          savedAt: this.#now(),
+          savedAt,
           watermark,
           chunks: table.chunkCount,
           dictionaries: encoder.dictionaries(),
@@ -559,6 +603,7 @@ export class SyncEngine {
         segments,
         replace,
         urgent: hurry,
+        firstScreen,
       });
       this.#written = Array.from({ length: table.chunkCount }, (_, c) => table.chunkAt(c));
       measureLatest('snapshot-write', started);
@@ -580,24 +625,48 @@ export class SyncEngine {
     if (!persist || this.#state.orders.size !== 0) return false;
     const version = persist.version ?? SNAPSHOT_VERSION;
     const prefetched = persist.prefetched;
-    const ahead =
-      prefetched && prefetched.key === persist.key && prefetched.version === version
-        ? prefetched.take()
-        : null;
+    const same = prefetched && prefetched.key === persist.key && prefetched.version === version;
+    const ahead = same ? prefetched.take() : null;
+    const screenAhead = same ? prefetched.takeFirstScreen() : null;
+    // The first screen is read on its own, before the snapshot, and shown while it decodes.
+    const screenRead =
+      screenAhead ??
+      persist.storage.getFirstScreen(persist.key).then(
+        (stored) => readFirstScreen(stored, version),
+        () => null,
+      );
+    const read: Promise<RestoredSnapshot | null> = ahead
+      ? ahead.then((r) => r.restored)
+      : persist.storage.get(persist.key).then((stored) => {
+          mark('snapshot-read');
+          return new Promise<RestoredSnapshot | null>((resolve) =>
+            runSliced(
+              readPersistedJob(stored, version),
+              (restored) => {
+                mark('snapshot-decoded');
+                resolve(restored);
+              },
+              this.#sliceScheduler,
+            ),
+          );
+        });
+    const screen = await screenRead;
+    if (screen && run === this.#phase.run && this.#state.orders.size === 0) {
+      this.#store.commit({ sync: { firstScreen: screen } });
+      this.#connection({ type: 'restored', at: this.#now() });
+      mark('first-screen');
+    }
     let saved: RestoredSnapshot | null;
     try {
-      if (ahead) saved = (await ahead).restored;
-      else {
-        const stored = await persist.storage.get(persist.key);
-        mark('snapshot-read');
-        saved = readPersisted(stored, version);
-        mark('snapshot-decoded');
-      }
+      saved = await read;
       if (saved === null) await persist.storage.del(persist.key);
     } catch {
       saved = null;
     }
-    if (run !== this.#phase.run || saved === null || this.#state.orders.size !== 0) return false;
+    if (run !== this.#phase.run || saved === null || this.#state.orders.size !== 0) {
+      if (this.#state.firstScreen !== null) this.#store.commit({ sync: { firstScreen: null } });
+      return false;
+    }
     this.#state.loadSnapshot({ orders: saved.orders });
     // What storage holds is this table: a write puts only the chunks that change from here.
     if (this.#state.orders === saved.orders) {
@@ -611,7 +680,17 @@ export class SyncEngine {
     this.#restored = true;
     this.#sweepStep({ type: 'restored' });
     this.#connection({ type: 'restored', at: this.#now() });
-    this.#setLoad({ status: 'ready', loaded: this.#state.orders.size, error: null });
+    this.#store.commit({
+      sync: {
+        load: {
+          ...this.#state.load,
+          status: 'ready',
+          loaded: this.#state.orders.size,
+          error: null,
+        },
+        firstScreen: null,
+      },
+    });
     mark('snapshot-restored');
     return true;
   }

@@ -4,10 +4,14 @@ import { orderFromDocument, orderToDocumentData, type OrderDocument } from '../.
 import { createDeskStore, type DeskStore } from '../create-store.ts';
 import { listOrderFromDocument } from './documents.ts';
 import { PAGE_CHUNKS } from './snapshot-codec.ts';
+import { DEFAULT_ORDER_VIEW, orderViewKey } from '../views/order-views.ts';
+import { readFirstScreen } from './first-screen.ts';
 import {
+  encodeSnapshot,
   memorySnapshots,
   prefetchSnapshot,
   readPersisted,
+  readPersistedJob,
   SNAPSHOT_VERSION,
   type PersistOptions,
 } from './persist.ts';
@@ -404,5 +408,116 @@ describe('a snapshot read ahead of the desk', () => {
     expect(reads).toBe(4);
     expect(theirs.getState().orders.size).toBe(30);
     theirs.getState().startSync()();
+  });
+});
+
+describe('a snapshot read back', () => {
+  it('is decoded a page a step (in slices in the browser), as readPersisted decodes it whole', () => {
+    const h = createHarness();
+    const orders = Array.from({ length: 5_000 }, (_, i) =>
+      makeOrder(h.rng, { number: i + 1, createdAt: 1_000 + i, status: 'paid' }),
+    );
+    const stored = encodeSnapshot({ savedAt: 1, watermark: 2, orders });
+    const job = readPersistedJob(stored, SNAPSHOT_VERSION);
+    let steps = 0;
+    let step = job.next();
+    for (; !step.done; step = job.next()) steps++;
+    expect(steps).toBe(stored.segments.size);
+    expect(stored.segments.size).toBeGreaterThan(1);
+    expect(step.value!.orders.toArray()).toEqual(
+      readPersisted(stored, SNAPSHOT_VERSION)!.orders.toArray(),
+    );
+    expect(step.value!.orders.size).toBe(5_000);
+  });
+});
+
+describe("the table's first screen, kept with the snapshot", () => {
+  const DEFAULT_KEY = orderViewKey(DEFAULT_ORDER_VIEW);
+
+  it("is written with each write: the shown view's first rows in order, its row count, the total", async () => {
+    const storage = memorySnapshots();
+    const h = await firstVisit(storage);
+    const screen = readFirstScreen(storage.data.get(KEY)!.firstScreen, SNAPSHOT_VERSION)!;
+    // The default view until another is shown: newest first (o0 is the newest).
+    expect(screen).toMatchObject({ view: DEFAULT_KEY, rows: 30, total: 30 });
+    expect(screen.watermark).toBe(
+      readPersisted(storage.data.get(KEY), SNAPSHOT_VERSION)!.watermark,
+    );
+    expect(screen.orders.map((o) => o.id)).toEqual(Array.from({ length: 30 }, (_, i) => `o${i}`));
+    expect(screen.orders[1]!.status).toBe('preparing');
+    expect(Object.isFrozen(screen.orders[0])).toBe(true);
+
+    // Another view shown (paid orders by number, highest first): the next write keeps its rows.
+    const store = returning(h, persistWith(storage));
+    store.getState().startSync();
+    h.server.connect();
+    await h.drain();
+    const spec = { sort: 'number', dir: 'desc', statuses: ['preparing'] } as const;
+    const view = store.getState().acquireOrderView(spec);
+    store.getState().showTableView(view.key);
+    await h.advance(5_000);
+    await h.drain();
+    const next = readFirstScreen(storage.data.get(KEY)!.firstScreen, SNAPSHOT_VERSION)!;
+    expect(next).toMatchObject({ view: view.key, rows: 1, total: 30 });
+    expect(next.orders.map((o) => o.id)).toEqual(['o1']);
+    store.getState().startSync()();
+  });
+
+  it('a returning visit shows it as "Resyncing" before the snapshot is read, then every order', async () => {
+    const storage = memorySnapshots();
+    const h = await firstVisit(storage);
+    // The snapshot's read waits; the first screen's does not.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const get = storage.get.bind(storage);
+    storage.get = (key) => gate.then(() => get(key));
+    const store = returning(h, persistWith(storage));
+    store.getState().startSync();
+    await settle();
+    const state = store.getState();
+    expect(state.firstScreen).toMatchObject({ view: DEFAULT_KEY, rows: 30, total: 30 });
+    expect(state.firstScreen!.orders).toHaveLength(30);
+    expect(state.connection.status).toBe('resyncing');
+    // Nothing else is shown from it: no orders held, the load not ready.
+    expect(state.orders.size).toBe(0);
+    expect(state.load.status).not.toBe('ready');
+    release();
+    await settle();
+    expect(store.getState().firstScreen).toBeNull();
+    expect(store.getState().load.status).toBe('ready');
+    expect(store.getState().orders.size).toBe(30);
+    expect(store.getState().connection.status).toBe('resyncing');
+    h.server.connect();
+    await h.drain();
+    expect(store.getState().connection.status).toBe('live');
+    expect(held(store)).toEqual(serverOrders(h, ['o1']));
+    store.getState().startSync()();
+  });
+
+  it('is read ahead with the snapshot, and not shown when the snapshot is not one to use', async () => {
+    const storage = memorySnapshots();
+    const h = await firstVisit(storage);
+    const ahead = prefetchSnapshot(storage, KEY);
+    const store = returning(h, { ...persistWith(storage), prefetched: ahead });
+    store.getState().startSync();
+    await settle();
+    expect(ahead.takeFirstScreen()).toBeNull();
+    expect(store.getState().orders.size).toBe(30);
+    expect(store.getState().firstScreen).toBeNull();
+    store.getState().startSync()();
+
+    // A snapshot that does not decode: the first screen goes with it, and the desk loads cold.
+    const kept = storage.data.get(KEY)!;
+    storage.data.set(KEY, { ...kept, segments: new Map([[0, { data: 1, text: '' }]]) });
+    const cold = returning(h, persistWith(storage));
+    cold.getState().startSync();
+    await settle();
+    expect(cold.getState().firstScreen).toBeNull();
+    expect(cold.getState().orders.size).toBe(0);
+    expect(storage.data.has(KEY)).toBe(false);
+    h.server.connect();
+    await h.drain();
+    expect(held(cold)).toEqual(serverOrders(h));
+    cold.getState().startSync()();
   });
 });

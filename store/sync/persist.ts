@@ -1,5 +1,7 @@
 import type { Order } from '../../domain/order.ts';
 import { EntityTable, type Chunk } from '../records/entity-table.ts';
+import { drain, runSliced, type Job, type SliceScheduler } from '../views/sliced.ts';
+import { readFirstScreen, type FirstScreen, type StoredFirstScreen } from './first-screen.ts';
 import { mark } from './marks.ts';
 import {
   PAGE_CHUNKS,
@@ -54,6 +56,8 @@ export interface SnapshotWrite {
   replace: boolean;
   /** The page is being left: put everything at once, without giving the event loop a turn. */
   urgent: boolean;
+  /** The table's first screen as it is shown now (`first-screen.ts`), kept beside the header. */
+  firstScreen?: StoredFirstScreen | null;
 }
 
 /**
@@ -63,6 +67,8 @@ export interface SnapshotWrite {
  */
 export interface SnapshotStorage {
   get(key: string): Promise<StoredSnapshot | undefined>;
+  /** The first screen kept with the snapshot under `key` (undefined: none), read on its own. */
+  getFirstScreen(key: string): Promise<unknown>;
   write(key: string, write: SnapshotWrite): Promise<void>;
   del(key: string): Promise<void>;
 }
@@ -83,6 +89,8 @@ export interface PrefetchedSnapshot {
   readonly key: string;
   readonly version: number;
   take(): Promise<PrefetchedRead> | null;
+  /** The first screen kept with it (null: none of this version), read before the snapshot. */
+  takeFirstScreen(): Promise<FirstScreen | null> | null;
 }
 
 /** What a prefetch read: whether anything was kept, and the snapshot when it is one to use. */
@@ -100,14 +108,27 @@ export function prefetchSnapshot(
   storage: SnapshotStorage,
   key: string,
   version = SNAPSHOT_VERSION,
+  slices: SliceScheduler | null = null,
 ): PrefetchedSnapshot {
   mark('snapshot-prefetch');
+  // The small first screen first: its read completes before the segments' (a transaction each).
+  let screen: Promise<FirstScreen | null> | null = storage.getFirstScreen(key).then(
+    (stored) => readFirstScreen(stored, version),
+    () => null,
+  );
   let read: Promise<PrefetchedRead> | null = storage.get(key).then(
     (stored) => {
       mark('snapshot-read');
-      const restored = readPersisted(stored, version);
-      mark('snapshot-decoded');
-      return { found: stored !== undefined, restored };
+      return new Promise<PrefetchedRead>((resolve) =>
+        runSliced(
+          readPersistedJob(stored, version),
+          (restored) => {
+            mark('snapshot-decoded');
+            resolve({ found: stored !== undefined, restored });
+          },
+          slices,
+        ),
+      );
     },
     () => ({ found: false, restored: null }),
   );
@@ -117,6 +138,11 @@ export function prefetchSnapshot(
     take() {
       const taken = read;
       read = null;
+      return taken;
+    },
+    takeFirstScreen() {
+      const taken = screen;
+      screen = null;
       return taken;
     },
   };
@@ -153,33 +179,51 @@ export function readPersisted(
   stored: StoredSnapshot | undefined,
   version: number,
 ): RestoredSnapshot | null {
+  return drain(readPersistedJob(stored, version));
+}
+
+/**
+ * {@link readPersisted} as a job yielding after each page decoded (a few ms each), so that a
+ * returning visit decodes its snapshot in slices while the first screen is shown.
+ */
+export function* readPersistedJob(
+  stored: StoredSnapshot | undefined,
+  version: number,
+): Job<RestoredSnapshot | null> {
   if (stored === undefined) return null;
   const h = stored.header as Partial<SnapshotHeader> | null;
   if (typeof h !== 'object' || h === null || h.version !== version) return null;
   if (typeof h.watermark !== 'number' || !Number.isFinite(h.watermark)) return null;
   if (typeof h.savedAt !== 'number') return null;
   if (typeof h.chunks !== 'number' || !Number.isInteger(h.chunks) || h.chunks < 0) return null;
+  let decoder: SnapshotDecoder;
   try {
-    const decoder = new SnapshotDecoder(h.dictionaries);
-    const chunks: Chunk<Order>[] = [];
-    for (let p = 0; chunks.length < h.chunks; p++) {
-      const segment = stored.segments.get(p);
-      if (segment === undefined) return null;
-      const page = decoder.decode(segment);
-      if (page.length !== Math.min(PAGE_CHUNKS, h.chunks - chunks.length)) return null;
-      chunks.push(...page);
-    }
-    const orders = EntityTable.fromChunks(chunks);
-    if (orders === null) return null;
-    return {
-      savedAt: h.savedAt,
-      watermark: h.watermark,
-      orders,
-      encoder: new SnapshotEncoder(h.dictionaries),
-    };
+    decoder = new SnapshotDecoder(h.dictionaries);
   } catch {
     return null;
   }
+  const chunks: Chunk<Order>[] = [];
+  for (let p = 0; chunks.length < h.chunks; p++) {
+    const segment = stored.segments.get(p);
+    if (segment === undefined) return null;
+    let page: Chunk<Order>[];
+    try {
+      page = decoder.decode(segment);
+    } catch {
+      return null;
+    }
+    if (page.length !== Math.min(PAGE_CHUNKS, h.chunks - chunks.length)) return null;
+    for (const chunk of page) chunks.push(chunk);
+    yield;
+  }
+  const orders = EntityTable.fromChunks(chunks);
+  if (orders === null) return null;
+  return {
+    savedAt: h.savedAt,
+    watermark: h.watermark,
+    orders,
+    encoder: new SnapshotEncoder(h.dictionaries),
+  };
 }
 
 /** The chunks of page `p` of `table` ({@link PAGE_CHUNKS} of them, fewer in the last page). */
@@ -225,7 +269,7 @@ export function encodeSnapshot(snapshot: SnapshotOf): {
 
 /** Snapshots in a `Map` (tests; the engine logic does not depend on IndexedDB). */
 export function memorySnapshots(): SnapshotStorage & {
-  data: Map<string, { header: unknown; segments: Map<number, unknown> }>;
+  data: Map<string, { header: unknown; segments: Map<number, unknown>; firstScreen?: unknown }>;
   /** Keeps `snapshot` under `key`, as a write of every chunk would. */
   keep(
     key: string,
@@ -234,9 +278,16 @@ export function memorySnapshots(): SnapshotStorage & {
   /** The orders and watermark kept under `key` (of `version`), or null. */
   read(key: string, version?: number): { watermark: number; orders: Order[] } | null;
 } {
-  const data = new Map<string, { header: unknown; segments: Map<number, unknown> }>();
+  const data = new Map<
+    string,
+    { header: unknown; segments: Map<number, unknown>; firstScreen?: unknown }
+  >();
   const storage = {
     data,
+    getFirstScreen: (key: string) => {
+      const kept = data.get(key)?.firstScreen;
+      return Promise.resolve(kept === undefined ? undefined : structuredClone(kept));
+    },
     get: (key: string) => {
       const kept = data.get(key);
       return Promise.resolve(
@@ -252,7 +303,12 @@ export function memorySnapshots(): SnapshotStorage & {
       };
       const segments = new Map(kept.segments);
       for (const [c, segment] of write.segments) segments.set(c, structuredClone(segment));
-      data.set(key, { header: structuredClone(write.header), segments });
+      data.set(key, {
+        header: structuredClone(write.header),
+        segments,
+        // A write without one leaves none: a first screen older than the header is never kept.
+        ...(write.firstScreen ? { firstScreen: structuredClone(write.firstScreen) } : {}),
+      });
       return Promise.resolve();
     },
     del: (key: string) => {

@@ -2,6 +2,7 @@ import type { AppError } from '../../domain/errors.ts';
 import type { DeskSlice } from '../state.ts';
 import { initialConnection, type ConnectionState } from './connection.ts';
 import type { SyncEngine } from './engine.ts';
+import type { FirstScreen } from './first-screen.ts';
 
 /** The initial load. */
 export interface LoadState {
@@ -40,6 +41,11 @@ export interface SyncState {
   sweep: SweepStatus;
   /** Orders whose details are tracked, by id. */
   details: Readonly<Record<string, OrderDetailState>>;
+  /**
+   * A returning visit's first screen of the orders table (`first-screen.ts`), shown while the
+   * persisted snapshot is read and decoded (the load is not ready meanwhile); null otherwise.
+   */
+  firstScreen: FirstScreen | null;
 }
 
 /** The sync part's actions (carried out by the sync engine). */
@@ -58,6 +64,11 @@ export interface SyncActions {
   retryOrderDetail(orderId: string): void;
   /** Reads one order from the backend again (after a conflict). */
   refreshOrder(orderId: string): Promise<void>;
+  /**
+   * The orders table shows the view of this key (`orderViewKey`): its first screen is kept with
+   * the persisted snapshot. Nothing without sync ports.
+   */
+  showTableView(key: string): void;
 }
 
 /** The sync state of a store that has not synced yet. */
@@ -67,6 +78,7 @@ export function initialSync(now: number): SyncState {
     load: { status: 'idle', loaded: 0, error: null },
     sweep: { running: false, done: 0, removed: 0 },
     details: {},
+    firstScreen: null,
   };
 }
 
@@ -124,5 +136,6 @@ export function createSyncSlice(context: {
     loadOrderDetail: (orderId) => needEngine(context.engine()).loadOrderDetail(orderId),
     retryOrderDetail: (orderId) => needEngine(context.engine()).retryOrderDetail(orderId),
     refreshOrder: (orderId) => needEngine(context.engine()).refreshOrder(orderId),
+    showTableView: (key) => context.engine()?.showTableView(key),
   });
 }

@@ -6,6 +6,7 @@ export { SignupPage } from './signup-page.tsx';
 export {
   handleAuthError,
   restoreSession,
+  restoreSessionOnce,
   signOut,
   type SessionState,
   type SessionUser,

@@ -8,11 +8,13 @@ import {
   selectActor,
   useConfirmedMembers,
   useDeskStore,
+  useFirstScreen,
   useLoadState,
   useMembers,
   useOrderTableRows,
   useOrderViewPending,
 } from '../../../store/index.ts';
+import { FirstScreenTable } from './first-screen-table.tsx';
 import { OrdersTable } from './orders-table.tsx';
 import {
   formatTableQuery,
@@ -49,6 +51,8 @@ export function OrdersPage() {
   const pending = useOrderViewPending(spec);
   const total = useOrderTableRows(DEFAULT_ORDER_VIEW).size;
   const members = useConfirmedMembers();
+  // A returning visit: this view's first screen, shown until every order is restored.
+  const firstScreen = useFirstScreen(spec);
 
   const onQuery = useCallback(
     (next: TableQuery) => navigate(`${pathname}${formatTableQuery(next)}`, { replace: true }),
@@ -73,13 +77,21 @@ export function OrdersPage() {
         <h1 className="page__title">Orders</h1>
         <span className="page__sub">Last 30 days and everything still open</span>
       </div>
-      <Toolbar query={query} onChange={onQuery} members={members} shown={ids.size} total={total} />
+      <Toolbar
+        query={query}
+        onChange={onQuery}
+        members={members}
+        shown={firstScreen?.rows ?? ids.size}
+        total={firstScreen?.total ?? total}
+      />
       {notice && (
         <p className="notice" role="status" data-testid="unknown-filter-notice">
           {notice}
         </p>
       )}
-      {load.status !== 'ready' ? (
+      {load.status !== 'ready' && firstScreen !== null ? (
+        <FirstScreenTable screen={firstScreen} query={query} onQuery={onQuery} onOpen={onOpen} />
+      ) : load.status !== 'ready' ? (
         <div className="table">
           <LoadingState
             label={load.loaded ? `Loading orders… ${formatCount(load.loaded)}` : 'Loading orders…'}
