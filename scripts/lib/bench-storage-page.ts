@@ -1,6 +1,7 @@
 /**
- * The page side of bench:storage, bundled by esbuild and run in Chromium: the same
- * deterministic bytes as the Node side, uploaded through the web SDK or with one plain request.
+ * The page side of bench:storage, bundled by esbuild and run in Chromium: the file the bench
+ * picked in the page's file input (the same bytes as the Node side), uploaded through the web SDK
+ * or with one plain request.
  */
 import { Client, ID, Storage } from 'appwrite';
 
@@ -11,29 +12,17 @@ export interface PageUpload {
   session: string;
   bucketId: string;
   size: number;
-  seed: number;
 }
 
-let cached: { size: number; seed: number; file: File } | null = null;
-
-/** xorshift32 bytes, as scripts/bench-storage.ts makes them. */
-function fileOf(size: number, seed: number): File {
-  if (cached && cached.size === size && cached.seed === seed) return cached.file;
-  const words = new Uint32Array(Math.ceil(size / 4));
-  let state = seed >>> 0 || 1;
-  for (let i = 0; i < words.length; i++) {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    words[i] = state >>> 0;
-  }
-  const file = new File([new Uint8Array(words.buffer, 0, size)], 'bench.bin');
-  cached = { size, seed, file };
+/** The file picked in the page's file input (`#bench-file`): a File on disk, as a person picks one. */
+function pickedFile(size: number): File {
+  const file = (document.getElementById('bench-file') as HTMLInputElement | null)?.files?.[0];
+  if (!file || file.size !== size) throw new Error(`no ${size}-byte file picked in #bench-file`);
   return file;
 }
 
 async function viaSdk(task: PageUpload): Promise<{ ms: number; id: string }> {
-  const file = fileOf(task.size, task.seed);
+  const file = pickedFile(task.size);
   const client = new Client()
     .setEndpoint(task.endpoint)
     .setProject(task.project)
@@ -48,7 +37,7 @@ async function viaSdk(task: PageUpload): Promise<{ ms: number; id: string }> {
 }
 
 async function viaPlainRequest(task: PageUpload): Promise<{ ms: number; id: string }> {
-  const file = fileOf(task.size, task.seed);
+  const file = pickedFile(task.size);
   const form = new FormData();
   form.append('fileId', ID.unique());
   form.append('file', file, file.name);
@@ -64,7 +53,6 @@ async function viaPlainRequest(task: PageUpload): Promise<{ ms: number; id: stri
 }
 
 (window as unknown as Record<string, unknown>).bench = {
-  prepare: (size: number, seed: number) => void fileOf(size, seed),
   sdk: viaSdk,
   plain: viaPlainRequest,
 };
