@@ -119,16 +119,16 @@ export function createAppwriteShopTransport(sdk: ShopSdk): ShopTransport {
       return orderFromDocument(doc as unknown as OrderDocument);
     },
 
-    followOrder(orderId, onOrder) {
+    async followOrder(orderId, onOrder) {
       let closed = false;
       const channel = `databases.${DATABASE_ID}.collections.${COLLECTIONS.orders}.documents.${orderId}`;
-      const pending = sdk.realtime.subscribe<OrderDocument>([channel], (event) => {
+      const subscription = await sdk.realtime.subscribe<OrderDocument>([channel], (event) => {
         if (!closed && event.payload?.$id === orderId) onOrder(orderFromDocument(event.payload));
       });
       return () => {
         if (closed) return;
         closed = true;
-        void pending.then((subscription) => subscription.unsubscribe()).catch(() => {});
+        void Promise.resolve(subscription.unsubscribe()).catch(() => {});
       };
     },
   };

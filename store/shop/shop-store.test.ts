@@ -61,7 +61,7 @@ function fakeTransport(): FakeTransport {
     readOrder: async (): Promise<Order> => {
       throw new AppError('NOT_FOUND', 'This order does not exist.');
     },
-    followOrder: () => () => {},
+    followOrder: async () => () => {},
   };
   return t;
 }
@@ -166,7 +166,7 @@ describe('the shop store', () => {
 });
 
 describe('trackOrder', () => {
-  it('follows first, then reads; an older revision never replaces a newer one', async () => {
+  it('follows first, reads once the subscription is made; an older revision never replaces a newer one', async () => {
     const rng = new Prng(3);
     const paid = makeOrder(rng, { id: 'o1', number: 7, createdAt: 1_000, status: 'paid' });
     const preparing = { ...paid, status: 'preparing' as const, rev: paid.rev + 1 };
@@ -174,9 +174,11 @@ describe('trackOrder', () => {
     const calls: string[] = [];
     const transport: ShopTransport = {
       ...fakeTransport(),
-      followOrder: (_id, onOrder) => {
+      followOrder: async (_id, onOrder) => {
         calls.push('follow');
         push = onOrder;
+        await new Promise((resolve) => setTimeout(resolve, 20)); // the subscription being made
+        calls.push('followed');
         return () => calls.push('stop');
       },
       readOrder: async () => {
@@ -188,7 +190,7 @@ describe('trackOrder', () => {
     const store = createShopStore({ transport, storage: null });
     const stop = store.getState().trackOrder('o1');
     await vi.waitFor(() => expect(store.getState().tracked.status).toBe('ready'));
-    expect(calls).toEqual(['follow', 'read']);
+    expect(calls).toEqual(['follow', 'followed', 'read']);
     expect(store.getState().tracked.order).toMatchObject({ status: 'preparing' });
     stop();
     expect(calls.at(-1)).toBe('stop');

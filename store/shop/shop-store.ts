@@ -233,8 +233,11 @@ export function createShopStore({ transport, storage }: ShopStoreOptions): ShopS
           try {
             await transport.ensureSession();
             if (closed) return;
-            // Follow first, then read: a change between the two is not missed.
-            stop = transport.followOrder(orderId, take);
+            // Follow first (the subscription made), then read: a change between the two is not
+            // missed.
+            const unfollow = await transport.followOrder(orderId, take);
+            if (closed) return unfollow();
+            stop = unfollow;
             take(await transport.readOrder(orderId));
           } catch (thrown) {
             if (closed) return;

@@ -31,8 +31,11 @@ export interface ShopTransport {
   checkout(request: CheckoutRequest & { orderId: string }): Promise<CheckoutAnswer>;
   /** Reads one order the session may read (404 → `NOT_FOUND`). */
   readOrder(orderId: string): Promise<Order>;
-  /** Follows one order's changes on realtime; returns the end of it. */
-  followOrder(orderId: string, onOrder: (order: Order) => void): () => void;
+  /**
+   * Follows one order's changes on realtime; resolves, with the end of it, once the subscription
+   * is made (a read after that misses no change).
+   */
+  followOrder(orderId: string, onOrder: (order: Order) => void): Promise<() => void>;
 }
 
 /** Where a pending checkout is kept across reloads (sessionStorage in the browser). */
