@@ -769,16 +769,7 @@ export class SyncEngine {
     ]);
     if (run !== this.#phase.run) return;
     mark('snapshot-start');
-    const plan = planInitialLoad(
-      {
-        historyDays: this.#historyDays,
-        maxOrders: this.#maxOrders,
-        slices: this.#slices,
-        firstPageSize: FIRST_PAGE,
-        fullSync: this.#fullSync,
-      },
-      this.#now(),
-    );
+    const plan = this.#loadPlan();
     // Restored: the orders come from the catch-up's delta read, not from the load.
     if (this.#restored) plan.reads = plan.reads.filter((read) => read.collection !== 'orders');
     let shown = false;
@@ -964,6 +955,20 @@ export class SyncEngine {
     }
   }
 
+  /** The initial load's plan for the desk's window as of now (the load and the sweep read it). */
+  #loadPlan(): ReturnType<typeof planInitialLoad> {
+    return planInitialLoad(
+      {
+        historyDays: this.#historyDays,
+        maxOrders: this.#maxOrders,
+        slices: this.#slices,
+        firstPageSize: FIRST_PAGE,
+        fullSync: this.#fullSync,
+      },
+      this.#now(),
+    );
+  }
+
   /**
    * The id sweep (`sweep.ts`): lists the ids of the desk's window, reads the held orders it did
    * not list by id, and removes the ones the server no longer has, unless a remote change
@@ -977,16 +982,7 @@ export class SyncEngine {
     this.#setSweep({ running: true });
     mark('sweep-start');
     try {
-      const plan = planInitialLoad(
-        {
-          historyDays: this.#historyDays,
-          maxOrders: this.#maxOrders,
-          slices: this.#slices,
-          firstPageSize: FIRST_PAGE,
-          fullSync: this.#fullSync,
-        },
-        this.#now(),
-      );
+      const plan = this.#loadPlan();
       const listed = new Set<string>();
       let recent = 0;
       for (const read of sweepReads(plan)) {

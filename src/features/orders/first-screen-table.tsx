@@ -6,7 +6,8 @@ import type { FirstScreen } from '../../../store/index.ts';
 import { COLUMNS } from './columns.ts';
 import { OrderRow } from './order-row.tsx';
 import { ROW_HEIGHT } from './orders-table.tsx';
-import { toggleSort, type TableQuery } from './table-query.ts';
+import type { TableQuery } from './table-query.ts';
+import { TableHead } from './table-head.tsx';
 
 type RowProps = {
   orders: FirstScreen['orders'];
@@ -70,26 +71,7 @@ export function FirstScreenTable({
       data-row-count={screen.rows}
       data-first-screen="true"
     >
-      <div className="table__head" role="row" aria-rowindex={1}>
-        {COLUMNS.map((column) => {
-          const sorted = query.sort === column.key;
-          return (
-            <div
-              key={column.key}
-              className={`th${column.right ? ' th--right' : ''}`}
-              role="columnheader"
-              aria-sort={sorted ? (query.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-            >
-              <button type="button" onClick={() => onQuery(toggleSort(query, column.key))}>
-                {column.label}
-                <span className="th__arrow" aria-hidden="true">
-                  {sorted ? (query.dir === 'asc' ? '▲' : '▼') : ''}
-                </span>
-              </button>
-            </div>
-          );
-        })}
-      </div>
+      <TableHead query={query} onQuery={onQuery} />
       <span className="table__pending" role="status" data-testid="table-pending">
         Loading…
       </span>

@@ -14,9 +14,9 @@ import { useOrders, type EntityTable, type SortedIndex } from '../../../store/in
 import type { Order } from '../../../domain/order.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { activeIndex, moveActive, type RowKey } from './active-row.ts';
-import { COLUMNS } from './columns.ts';
 import { OrderRow } from './order-row.tsx';
-import { toggleSort, type TableQuery } from './table-query.ts';
+import type { TableQuery } from './table-query.ts';
+import { TableHead } from './table-head.tsx';
 
 /** Row height in px (matches `--row-h`). */
 export const ROW_HEIGHT = 36;
@@ -170,26 +170,7 @@ export function OrdersTable({
       data-testid="orders-table"
       data-row-count={ids.size}
     >
-      <div className="table__head" role="row" aria-rowindex={1}>
-        {COLUMNS.map((column) => {
-          const sorted = query.sort === column.key;
-          return (
-            <div
-              key={column.key}
-              className={`th${column.right ? ' th--right' : ''}`}
-              role="columnheader"
-              aria-sort={sorted ? (query.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-            >
-              <button type="button" onClick={() => onQuery(toggleSort(query, column.key))}>
-                {column.label}
-                <span className="th__arrow" aria-hidden="true">
-                  {sorted ? (query.dir === 'asc' ? '▲' : '▼') : ''}
-                </span>
-              </button>
-            </div>
-          );
-        })}
-      </div>
+      <TableHead query={query} onQuery={onQuery} />
       {pending !== null && (
         <span className="table__pending" role="status" data-testid="table-pending">
           {pending === 'sorting' ? 'Sorting…' : 'Filtering…'}
