@@ -206,10 +206,12 @@ const describe = (details: ExceptionDetails): string =>
 export class CdpPage {
   readonly connection: CdpConnection;
   readonly sessionId: string;
+  readonly targetId: string;
 
-  private constructor(connection: CdpConnection, sessionId: string) {
+  private constructor(connection: CdpConnection, sessionId: string, targetId: string) {
     this.connection = connection;
     this.sessionId = sessionId;
+    this.targetId = targetId;
   }
 
   /** Opens a new tab at about:blank with a `width` × `height` viewport. */
@@ -224,7 +226,7 @@ export class CdpPage {
       targetId,
       flatten: true,
     });
-    const page = new CdpPage(connection, sessionId);
+    const page = new CdpPage(connection, sessionId, targetId);
     await page.send('Emulation.setDeviceMetricsOverride', {
       ...viewport,
       deviceScaleFactor: 1,
@@ -244,6 +246,11 @@ export class CdpPage {
       if (from !== this.sessionId) return;
       listener(describe(params.exceptionDetails as ExceptionDetails));
     });
+  }
+
+  /** Closes the tab (its page is hidden and unloaded, as when a person closes it). */
+  async close(): Promise<void> {
+    await this.connection.send('Target.closeTarget', { targetId: this.targetId });
   }
 
   async navigate(url: string): Promise<void> {

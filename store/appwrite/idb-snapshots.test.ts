@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import { EntityTable } from '../records/entity-table.ts';
-import { firstScreenOf, readFirstScreen } from '../sync/first-screen.ts';
+import { firstScreenOf, readFirstScreens } from '../sync/first-screen.ts';
 import { encodeSnapshot, readPersisted, SNAPSHOT_VERSION } from '../sync/persist.ts';
 import { viewDefOf } from '../views/order-derived.ts';
 import { buildOrderIndex, DEFAULT_ORDER_VIEW, orderViewKey } from '../views/order-views.ts';
@@ -55,7 +55,7 @@ describe('idbSnapshots (IndexedDB)', () => {
     expect(await storage.get('orders:p1:u1')).toBeUndefined();
   });
 
-  it('keeps the first screen beside the header, read on its own; deleted with the snapshot', async () => {
+  it('keeps the first screens beside the header, read on their own; deleted with the snapshot', async () => {
     const storage = idbSnapshots();
     const key = 'orders:p1:u5';
     const table = EntityTable.from(orders.slice(0, 500));
@@ -70,23 +70,23 @@ describe('idbSnapshots (IndexedDB)', () => {
       index,
       total: 500,
     });
-    await storage.write(key, { ...everything(5, 500), firstScreen: screen });
-    const read = readFirstScreen(await storage.getFirstScreen(key), SNAPSHOT_VERSION)!;
+    await storage.write(key, { ...everything(5, 500), firstScreens: [screen] });
+    const [read] = readFirstScreens(await storage.getFirstScreens(key), SNAPSHOT_VERSION);
     expect(read).toMatchObject({ view, rows: 500, total: 500 });
     // Newest first.
-    expect(read.orders[0]!.id).toBe(orders[499]!.id);
+    expect(read!.orders[0]!.id).toBe(orders[499]!.id);
     // Not a segment: the snapshot reads as before.
     expect((await storage.get(key))!.segments.size).toBe(1);
     expect(await idsOf(storage, key)).toHaveLength(500);
     // A write without one leaves none (never a first screen older than the header).
     await storage.write(key, { ...everything(6, 500), replace: false });
-    expect(await storage.getFirstScreen(key)).toBeUndefined();
-    await storage.write(key, { ...everything(7, 500), firstScreen: screen });
+    expect(await storage.getFirstScreens(key)).toBeUndefined();
+    await storage.write(key, { ...everything(7, 500), firstScreens: [screen] });
     await storage.del(key);
-    expect(await storage.getFirstScreen(key)).toBeUndefined();
-    await storage.write(key, { ...everything(8, 500), firstScreen: screen });
+    expect(await storage.getFirstScreens(key)).toBeUndefined();
+    await storage.write(key, { ...everything(8, 500), firstScreens: [screen] });
     await clearSnapshots();
-    expect(await storage.getFirstScreen(key)).toBeUndefined();
+    expect(await storage.getFirstScreens(key)).toBeUndefined();
   });
 
   it('keeps a snapshot per key; sign-out clears them all and refuses late writes', async () => {

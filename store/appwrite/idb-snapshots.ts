@@ -74,7 +74,7 @@ export function idbSnapshots(): SnapshotStorage {
         keys.forEach((k, i) => segments.set((k as [string, number])[1], values[i]));
         return { header, segments };
       }),
-    getFirstScreen: (key) =>
+    getFirstScreens: (key) =>
       store()('readonly', (objects) => promisifyRequest(objects.get(firstScreenOf(key)))),
     write: (key, write: SnapshotWrite) =>
       blocked
@@ -83,7 +83,7 @@ export function idbSnapshots(): SnapshotStorage {
             if (write.replace) objects.delete(segmentsOf(key));
             const entries: [IDBValidKey, unknown][] = [];
             for (const [chunk, segment] of write.segments) entries.push([[key, chunk], segment]);
-            if (write.firstScreen) entries.push([firstScreenOf(key), write.firstScreen]);
+            if (write.firstScreens?.length) entries.push([firstScreenOf(key), write.firstScreens]);
             else objects.delete(firstScreenOf(key));
             entries.push([key, write.header]);
             putAll(objects, entries, write.urgent);

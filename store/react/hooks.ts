@@ -160,8 +160,7 @@ export function useFirstScreen(spec: OrderViewSpec): FirstScreen | null {
   const store = useDeskStoreApi();
   const key = orderViewKey(spec);
   useEffect(() => store.getState().showTableView(key), [store, key]);
-  const screen = useDeskStore((state) => state.firstScreen);
-  return screen !== null && screen.view === key ? screen : null;
+  return useDeskStore((state) => state.firstScreens.find((screen) => screen.view === key) ?? null);
 }
 
 /** How long after the load is ready the sort columns start being prepared (ms). */

@@ -56,7 +56,7 @@ import {
   type RestoredSnapshot,
 } from './persist.ts';
 import { PAGE_CHUNKS, SnapshotEncoder, type Segment } from './snapshot-codec.ts';
-import { firstScreenOf, readFirstScreen, type StoredFirstScreen } from './first-screen.ts';
+import { firstScreenOf, readFirstScreens, type StoredFirstScreen } from './first-screen.ts';
 import { DEFAULT_ORDER_VIEW, orderViewKey } from '../views/order-views.ts';
 import {
   detailStatus,
@@ -498,27 +498,36 @@ export class SyncEngine {
     this.#saveSoon();
   }
 
-  /** The first screen of the shown view at the start of a write (null: it is not maintained). */
-  #firstScreen(table: EntityTable<Order>, watermark: number, savedAt: number) {
+  /**
+   * The first screens at the start of a write: the default view's (the desk opened from a link
+   * or the menu) and the shown view's when it is another and maintained.
+   */
+  #firstScreens(table: EntityTable<Order>, watermark: number, savedAt: number) {
     const state = this.#state;
     const defaultKey = orderViewKey(DEFAULT_ORDER_VIEW);
-    const shown = this.#shownView ?? defaultKey;
-    const entry = state.orderViews[shown] ?? null;
     const all = state.orderViews[defaultKey];
-    if (entry === null || all === undefined) return null;
-    try {
-      return firstScreenOf({
-        version: this.#persist?.version ?? SNAPSHOT_VERSION,
-        savedAt,
-        watermark,
-        orders: table,
-        view: shown,
-        index: entry.index,
-        total: all.index.size,
-      });
-    } catch {
-      return null;
+    if (all === undefined) return [];
+    const screens: StoredFirstScreen[] = [];
+    for (const view of new Set([defaultKey, this.#shownView ?? defaultKey])) {
+      const entry = state.orderViews[view];
+      if (entry === undefined) continue;
+      try {
+        screens.push(
+          firstScreenOf({
+            version: this.#persist?.version ?? SNAPSHOT_VERSION,
+            savedAt,
+            watermark,
+            orders: table,
+            view,
+            index: entry.index,
+            total: all.index.size,
+          }),
+        );
+      } catch {
+        // not kept: that view paints once the snapshot is restored
+      }
     }
+    return screens;
   }
 
   /** Schedules a snapshot write (at most one per `throttleMs`). */
@@ -568,7 +577,7 @@ export class SyncEngine {
     const table = this.#state.orders;
     const watermark = coverage.watermark;
     const savedAt = this.#now();
-    const firstScreen: StoredFirstScreen | null = this.#firstScreen(table, watermark, savedAt);
+    const firstScreens = this.#firstScreens(table, watermark, savedAt);
     // Counted with the pages encoded (its own piece of main-thread work, a chunk's worth).
     measureLatest('snapshot-encode', started);
     const encoder = (this.#encoder ??= new SnapshotEncoder());
@@ -603,7 +612,7 @@ export class SyncEngine {
         segments,
         replace,
         urgent: hurry,
-        firstScreen,
+        firstScreens,
       });
       this.#written = Array.from({ length: table.chunkCount }, (_, c) => table.chunkAt(c));
       measureLatest('snapshot-write', started);
@@ -626,15 +635,21 @@ export class SyncEngine {
     const version = persist.version ?? SNAPSHOT_VERSION;
     const prefetched = persist.prefetched;
     const same = prefetched && prefetched.key === persist.key && prefetched.version === version;
+    const screensAhead = same ? prefetched.takeFirstScreens() : null;
+    // The first screens are read on their own, before the snapshot, and shown while it is read
+    // and decoded (its read starts once one is painted).
+    const screens = await (screensAhead ??
+      persist.storage.getFirstScreens(persist.key).then(
+        (stored) => readFirstScreens(stored, version),
+        () => [],
+      ));
+    if (screens.length > 0 && run === this.#phase.run && this.#state.orders.size === 0) {
+      this.#store.commit({ sync: { firstScreens: screens } });
+      this.#connection({ type: 'restored', at: this.#now() });
+      mark('first-screen');
+      await new Promise<void>((painted) => this.#scheduler.schedule(painted));
+    }
     const ahead = same ? prefetched.take() : null;
-    const screenAhead = same ? prefetched.takeFirstScreen() : null;
-    // The first screen is read on its own, before the snapshot, and shown while it decodes.
-    const screenRead =
-      screenAhead ??
-      persist.storage.getFirstScreen(persist.key).then(
-        (stored) => readFirstScreen(stored, version),
-        () => null,
-      );
     const read: Promise<RestoredSnapshot | null> = ahead
       ? ahead.then((r) => r.restored)
       : persist.storage.get(persist.key).then((stored) => {
@@ -650,12 +665,6 @@ export class SyncEngine {
             ),
           );
         });
-    const screen = await screenRead;
-    if (screen && run === this.#phase.run && this.#state.orders.size === 0) {
-      this.#store.commit({ sync: { firstScreen: screen } });
-      this.#connection({ type: 'restored', at: this.#now() });
-      mark('first-screen');
-    }
     let saved: RestoredSnapshot | null;
     try {
       saved = await read;
@@ -664,7 +673,7 @@ export class SyncEngine {
       saved = null;
     }
     if (run !== this.#phase.run || saved === null || this.#state.orders.size !== 0) {
-      if (this.#state.firstScreen !== null) this.#store.commit({ sync: { firstScreen: null } });
+      if (this.#state.firstScreens.length > 0) this.#store.commit({ sync: { firstScreens: [] } });
       return false;
     }
     this.#state.loadSnapshot({ orders: saved.orders });
@@ -688,7 +697,7 @@ export class SyncEngine {
           loaded: this.#state.orders.size,
           error: null,
         },
-        firstScreen: null,
+        firstScreens: [],
       },
     });
     mark('snapshot-restored');

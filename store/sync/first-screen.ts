@@ -123,3 +123,17 @@ export function readFirstScreen(stored: unknown, version: number): FirstScreen |
     return null;
   }
 }
+
+/**
+ * The first screens kept with a snapshot (the default view's, and the last shown view's when it
+ * is another), those of `version` that read back whole.
+ */
+export function readFirstScreens(stored: unknown, version: number): FirstScreen[] {
+  if (!Array.isArray(stored)) return [];
+  const screens: FirstScreen[] = [];
+  for (const one of stored) {
+    const screen = readFirstScreen(one, version);
+    if (screen !== null) screens.push(screen);
+  }
+  return screens;
+}

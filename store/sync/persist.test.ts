@@ -5,7 +5,7 @@ import { createDeskStore, type DeskStore } from '../create-store.ts';
 import { listOrderFromDocument } from './documents.ts';
 import { PAGE_CHUNKS } from './snapshot-codec.ts';
 import { DEFAULT_ORDER_VIEW, orderViewKey } from '../views/order-views.ts';
-import { readFirstScreen } from './first-screen.ts';
+import { readFirstScreens } from './first-screen.ts';
 import {
   encodeSnapshot,
   memorySnapshots,
@@ -107,6 +107,13 @@ async function firstVisit(storage: ReturnType<typeof memorySnapshots>) {
 }
 
 /** A returning visit: a new store on the same backend and storage. */
+/** Lets a returning desk paint its first screen (a frame) and read the snapshot after it. */
+async function painted(h: Harness): Promise<void> {
+  await settle();
+  h.scheduler.runFrame();
+  await settle();
+}
+
 function returning(
   h: Harness,
   persist: PersistOptions,
@@ -165,7 +172,7 @@ describe('persisted orders snapshot', () => {
     const log: { collectionId: string; queries: readonly string[] }[] = [];
     const store = returning(h, persistWith(storage), log);
     store.getState().startSync();
-    await settle();
+    await painted(h);
     // Shown from the snapshot before any read: not live.
     expect(log).toHaveLength(0);
     expect(store.getState().orders.size).toBe(30);
@@ -385,11 +392,14 @@ describe('a snapshot read ahead of the desk', () => {
     };
     const ahead = prefetchSnapshot(storage, KEY);
     await settle();
-    expect(reads).toBe(1);
+    // First screens are kept: the snapshot is read once the desk painted one.
+    expect(reads).toBe(0);
     const store = returning(h, { ...persistWith(storage), prefetched: ahead });
     store.getState().startSync();
     await settle();
-    // Painted from what was read ahead: no second read.
+    expect(reads).toBe(0);
+    expect(store.getState().firstScreens).toHaveLength(1);
+    await painted(h);
     expect(reads).toBe(1);
     expect(store.getState().orders.size).toBe(30);
     expect(store.getState().connection.status).toBe('resyncing');
@@ -397,14 +407,17 @@ describe('a snapshot read ahead of the desk', () => {
     // Taken once: a desk started again reads storage.
     const again = returning(h, { ...persistWith(storage), prefetched: ahead });
     again.getState().startSync();
-    await settle();
+    await painted(h);
     expect(reads).toBe(2);
     again.getState().startSync()();
     // Read ahead for another user: not theirs to show.
+    // (None kept for them: their snapshot is read ahead at once.)
     const other = prefetchSnapshot(storage, 'orders:p1:someone-else');
+    await settle();
+    expect(reads).toBe(3);
     const theirs = returning(h, { ...persistWith(storage), prefetched: other });
     theirs.getState().startSync();
-    await settle();
+    await painted(h);
     expect(reads).toBe(4);
     expect(theirs.getState().orders.size).toBe(30);
     theirs.getState().startSync()();
@@ -434,10 +447,12 @@ describe('a snapshot read back', () => {
 describe("the table's first screen, kept with the snapshot", () => {
   const DEFAULT_KEY = orderViewKey(DEFAULT_ORDER_VIEW);
 
-  it("is written with each write: the shown view's first rows in order, its row count, the total", async () => {
+  it("is written with each write: the default view's and the shown view's first rows in order, row counts, the total", async () => {
     const storage = memorySnapshots();
     const h = await firstVisit(storage);
-    const screen = readFirstScreen(storage.data.get(KEY)!.firstScreen, SNAPSHOT_VERSION)!;
+    const kept = readFirstScreens(storage.data.get(KEY)!.firstScreens, SNAPSHOT_VERSION);
+    expect(kept).toHaveLength(1);
+    const screen = kept[0]!;
     // The default view until another is shown: newest first (o0 is the newest).
     expect(screen).toMatchObject({ view: DEFAULT_KEY, rows: 30, total: 30 });
     expect(screen.watermark).toBe(
@@ -457,9 +472,12 @@ describe("the table's first screen, kept with the snapshot", () => {
     store.getState().showTableView(view.key);
     await h.advance(5_000);
     await h.drain();
-    const next = readFirstScreen(storage.data.get(KEY)!.firstScreen, SNAPSHOT_VERSION)!;
-    expect(next).toMatchObject({ view: view.key, rows: 1, total: 30 });
-    expect(next.orders.map((o) => o.id)).toEqual(['o1']);
+    const next = readFirstScreens(storage.data.get(KEY)!.firstScreens, SNAPSHOT_VERSION);
+    // The default view's still (a link or the menu opens it), then the shown one's.
+    expect(next.map((s) => s.view)).toEqual([DEFAULT_KEY, view.key]);
+    expect(next[0]!.orders).toHaveLength(30);
+    expect(next[1]).toMatchObject({ view: view.key, rows: 1, total: 30 });
+    expect(next[1]!.orders.map((o) => o.id)).toEqual(['o1']);
     store.getState().startSync()();
   });
 
@@ -475,15 +493,17 @@ describe("the table's first screen, kept with the snapshot", () => {
     store.getState().startSync();
     await settle();
     const state = store.getState();
-    expect(state.firstScreen).toMatchObject({ view: DEFAULT_KEY, rows: 30, total: 30 });
-    expect(state.firstScreen!.orders).toHaveLength(30);
+    expect(state.firstScreens).toHaveLength(1);
+    expect(state.firstScreens[0]).toMatchObject({ view: DEFAULT_KEY, rows: 30, total: 30 });
+    expect(state.firstScreens[0]!.orders).toHaveLength(30);
     expect(state.connection.status).toBe('resyncing');
     // Nothing else is shown from it: no orders held, the load not ready.
     expect(state.orders.size).toBe(0);
     expect(state.load.status).not.toBe('ready');
+    h.scheduler.runFrame();
     release();
     await settle();
-    expect(store.getState().firstScreen).toBeNull();
+    expect(store.getState().firstScreens).toEqual([]);
     expect(store.getState().load.status).toBe('ready');
     expect(store.getState().orders.size).toBe(30);
     expect(store.getState().connection.status).toBe('resyncing');
@@ -500,10 +520,11 @@ describe("the table's first screen, kept with the snapshot", () => {
     const ahead = prefetchSnapshot(storage, KEY);
     const store = returning(h, { ...persistWith(storage), prefetched: ahead });
     store.getState().startSync();
-    await settle();
-    expect(ahead.takeFirstScreen()).toBeNull();
+    await painted(h);
+    expect(ahead.takeFirstScreens()).toBeNull();
+    expect(ahead.take()).toBeNull();
     expect(store.getState().orders.size).toBe(30);
-    expect(store.getState().firstScreen).toBeNull();
+    expect(store.getState().firstScreens).toEqual([]);
     store.getState().startSync()();
 
     // A snapshot that does not decode: the first screen goes with it, and the desk loads cold.
@@ -511,8 +532,8 @@ describe("the table's first screen, kept with the snapshot", () => {
     storage.data.set(KEY, { ...kept, segments: new Map([[0, { data: 1, text: '' }]]) });
     const cold = returning(h, persistWith(storage));
     cold.getState().startSync();
-    await settle();
-    expect(cold.getState().firstScreen).toBeNull();
+    await painted(h);
+    expect(cold.getState().firstScreens).toEqual([]);
     expect(cold.getState().orders.size).toBe(0);
     expect(storage.data.has(KEY)).toBe(false);
     h.server.connect();

@@ -1,7 +1,7 @@
 import type { Order } from '../../domain/order.ts';
 import { EntityTable, type Chunk } from '../records/entity-table.ts';
 import { drain, runSliced, type Job, type SliceScheduler } from '../views/sliced.ts';
-import { readFirstScreen, type FirstScreen, type StoredFirstScreen } from './first-screen.ts';
+import { readFirstScreens, type FirstScreen, type StoredFirstScreen } from './first-screen.ts';
 import { mark } from './marks.ts';
 import {
   PAGE_CHUNKS,
@@ -56,8 +56,11 @@ export interface SnapshotWrite {
   replace: boolean;
   /** The page is being left: put everything at once, without giving the event loop a turn. */
   urgent: boolean;
-  /** The table's first screen as it is shown now (`first-screen.ts`), kept beside the header. */
-  firstScreen?: StoredFirstScreen | null;
+  /**
+   * The table's first screens (`first-screen.ts`): the default view's and the view shown now,
+   * kept beside the header.
+   */
+  firstScreens?: readonly StoredFirstScreen[];
 }
 
 /**
@@ -67,8 +70,8 @@ export interface SnapshotWrite {
  */
 export interface SnapshotStorage {
   get(key: string): Promise<StoredSnapshot | undefined>;
-  /** The first screen kept with the snapshot under `key` (undefined: none), read on its own. */
-  getFirstScreen(key: string): Promise<unknown>;
+  /** The first screens kept with the snapshot under `key` (undefined: none), read on their own. */
+  getFirstScreens(key: string): Promise<unknown>;
   write(key: string, write: SnapshotWrite): Promise<void>;
   del(key: string): Promise<void>;
 }
@@ -89,8 +92,8 @@ export interface PrefetchedSnapshot {
   readonly key: string;
   readonly version: number;
   take(): Promise<PrefetchedRead> | null;
-  /** The first screen kept with it (null: none of this version), read before the snapshot. */
-  takeFirstScreen(): Promise<FirstScreen | null> | null;
+  /** The first screens kept with it (of this version), read before the snapshot. */
+  takeFirstScreens(): Promise<FirstScreen[]> | null;
 }
 
 /** What a prefetch read: whether anything was kept, and the snapshot when it is one to use. */
@@ -100,9 +103,11 @@ export interface PrefetchedRead {
 }
 
 /**
- * Starts reading and decoding the snapshot kept under `key` now, so that a desk opening a moment
- * later (once the session is known) paints it without waiting for IndexedDB. Nothing of it is
- * shown unless that desk is the same user's ({@link PersistOptions.prefetched}).
+ * Starts reading the first screens kept under `key` now, so that a desk opening a moment later
+ * (once the session is known) paints them without waiting for IndexedDB; the snapshot itself is
+ * read and decoded after them when there are none, else once the desk takes it (after painting
+ * a first screen: a large read's copies would hold up the page's start on the main thread).
+ * Nothing of it is shown unless that desk is the same user's ({@link PersistOptions.prefetched}).
  */
 export function prefetchSnapshot(
   storage: SnapshotStorage,
@@ -111,39 +116,44 @@ export function prefetchSnapshot(
   slices: SliceScheduler | null = null,
 ): PrefetchedSnapshot {
   mark('snapshot-prefetch');
-  // The small first screen first: its read completes before the segments' (a transaction each).
-  let screen: Promise<FirstScreen | null> | null = storage.getFirstScreen(key).then(
-    (stored) => readFirstScreen(stored, version),
-    () => null,
+  let read: Promise<PrefetchedRead> | null = null;
+  let taken = false;
+  const startRead = () =>
+    (read ??= storage.get(key).then(
+      (stored) => {
+        mark('snapshot-read');
+        return new Promise<PrefetchedRead>((resolve) =>
+          runSliced(
+            readPersistedJob(stored, version),
+            (restored) => {
+              mark('snapshot-decoded');
+              resolve({ found: stored !== undefined, restored });
+            },
+            slices,
+          ),
+        );
+      },
+      () => ({ found: false, restored: null }),
+    ));
+  let screens: Promise<FirstScreen[]> | null = storage.getFirstScreens(key).then(
+    (stored) => readFirstScreens(stored, version),
+    () => [],
   );
-  let read: Promise<PrefetchedRead> | null = storage.get(key).then(
-    (stored) => {
-      mark('snapshot-read');
-      return new Promise<PrefetchedRead>((resolve) =>
-        runSliced(
-          readPersistedJob(stored, version),
-          (restored) => {
-            mark('snapshot-decoded');
-            resolve({ found: stored !== undefined, restored });
-          },
-          slices,
-        ),
-      );
-    },
-    () => ({ found: false, restored: null }),
-  );
+  void screens.then((kept) => {
+    if (kept.length === 0 && !taken) startRead();
+  });
   return {
     key,
     version,
     take() {
-      const taken = read;
-      read = null;
-      return taken;
+      if (taken) return null;
+      taken = true;
+      return startRead();
     },
-    takeFirstScreen() {
-      const taken = screen;
-      screen = null;
-      return taken;
+    takeFirstScreens() {
+      const given = screens;
+      screens = null;
+      return given;
     },
   };
 }
@@ -269,7 +279,7 @@ export function encodeSnapshot(snapshot: SnapshotOf): {
 
 /** Snapshots in a `Map` (tests; the engine logic does not depend on IndexedDB). */
 export function memorySnapshots(): SnapshotStorage & {
-  data: Map<string, { header: unknown; segments: Map<number, unknown>; firstScreen?: unknown }>;
+  data: Map<string, { header: unknown; segments: Map<number, unknown>; firstScreens?: unknown }>;
   /** Keeps `snapshot` under `key`, as a write of every chunk would. */
   keep(
     key: string,
@@ -280,12 +290,12 @@ export function memorySnapshots(): SnapshotStorage & {
 } {
   const data = new Map<
     string,
-    { header: unknown; segments: Map<number, unknown>; firstScreen?: unknown }
+    { header: unknown; segments: Map<number, unknown>; firstScreens?: unknown }
   >();
   const storage = {
     data,
-    getFirstScreen: (key: string) => {
-      const kept = data.get(key)?.firstScreen;
+    getFirstScreens: (key: string) => {
+      const kept = data.get(key)?.firstScreens;
       return Promise.resolve(kept === undefined ? undefined : structuredClone(kept));
     },
     get: (key: string) => {
@@ -307,7 +317,9 @@ export function memorySnapshots(): SnapshotStorage & {
         header: structuredClone(write.header),
         segments,
         // A write without one leaves none: a first screen older than the header is never kept.
-        ...(write.firstScreen ? { firstScreen: structuredClone(write.firstScreen) } : {}),
+        ...(write.firstScreens?.length
+          ? { firstScreens: structuredClone(write.firstScreens) }
+          : {}),
       });
       return Promise.resolve();
     },

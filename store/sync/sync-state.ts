@@ -42,10 +42,11 @@ export interface SyncState {
   /** Orders whose details are tracked, by id. */
   details: Readonly<Record<string, OrderDetailState>>;
   /**
-   * A returning visit's first screen of the orders table (`first-screen.ts`), shown while the
-   * persisted snapshot is read and decoded (the load is not ready meanwhile); null otherwise.
+   * A returning visit's first screens of the orders table (`first-screen.ts`: the default view's
+   * and the last shown view's), shown while the persisted snapshot is read and decoded (the load
+   * is not ready meanwhile); empty otherwise.
    */
-  firstScreen: FirstScreen | null;
+  firstScreens: readonly FirstScreen[];
 }
 
 /** The sync part's actions (carried out by the sync engine). */
@@ -78,7 +79,7 @@ export function initialSync(now: number): SyncState {
     load: { status: 'idle', loaded: 0, error: null },
     sweep: { running: false, done: 0, removed: 0 },
     details: {},
-    firstScreen: null,
+    firstScreens: [],
   };
 }
 
