@@ -16,7 +16,7 @@ import { cpuModel, recordEntry } from './lib/bench-record.ts';
 import { snapshotWriteSummary } from './lib/snapshot-writes.ts';
 
 /**
- * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--traffic-nice 15] [--no-interactions] [--no-record] [--profile] [--profile-warm] [--trace] [--data DIR]`
+ * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--traffic-nice 15] [--no-interactions] [--no-record] [--profile] [--profile-warm] [--profile-interactions] [--trace] [--data DIR]`
  *
  * The desk in a real browser under load: a throwaway local backend with `--orders` seeded orders,
  * the app as a production build (`vite build` + `vite preview`), headless Debian Chromium
@@ -34,7 +34,8 @@ import { snapshotWriteSummary } from './lib/snapshot-writes.ts';
  * 5 s of it (script, style, layout, paint, raster, GC) and the page's major GC pauses. Both
  * take those 5 s after the warm-up and before the recorded steady phase, which is that much
  * shorter: stopping a profile or a trace stalls the page (a long frame that is not the app's).
- * `--profile-warm` does the same for the returning visit, from the navigation to its first table.
+ * `--profile-warm` does the same for the returning visit, from the navigation to its first table;
+ * `--profile-interactions` for the interactions (the profile's overhead is in their figures then).
  * With `--interactions` (default on; `--no-interactions` to skip), the steady phase also drives
  * the table as a person would (sort switches, status filters, a search typed letter by letter,
  * opening an order) and reports input → next paint and input → result p50/p95 per kind, and the
@@ -273,6 +274,8 @@ const loads = () =>
 /** One interaction measured in the page: input → next paint, and the long frames it overlapped. */
 interface InteractionSample {
   kind: 'sort' | 'filter' | 'search' | 'drawer';
+  /** What was done (the column sorted by, the status chip, the text typed). */
+  label: string;
   /** Input dispatched → the frame after it painted (ms). */
   toPaint: number;
   /** Input dispatched → the table showing the result (rows changed or drawer open), ms. */
@@ -310,6 +313,7 @@ function driveInteractions(gapMs: number): Promise<InteractionSample[]> {
   const samples: InteractionSample[] = [];
   const measure = async (
     kind: InteractionSample['kind'],
+    label: string,
     act: () => void,
     done: (before: string) => boolean,
   ) => {
@@ -322,6 +326,7 @@ function driveInteractions(gapMs: number): Promise<InteractionSample[]> {
     await sleepMs(gapMs);
     samples.push({
       kind,
+      label,
       toPaint: painted - t0,
       toResult: result - t0,
       longFrames: frames.filter((f) => f.end > t0 && f.start < result).map((f) => f.end - f.start),
@@ -341,20 +346,27 @@ function driveInteractions(gapMs: number): Promise<InteractionSample[]> {
     ];
     for (let i = 0; i < headers().length; i++)
       for (let twice = 0; twice < 2; twice++)
-        await measure('sort', () => headers()[i]!.click(), changed);
+        await measure(
+          'sort',
+          `${headers()[i]!.textContent} (${twice === 0 ? 'first' : 'again'})`,
+          () => headers()[i]!.click(),
+          changed,
+        );
     const chips = () => [...document.querySelectorAll<HTMLButtonElement>('.statuses .chip')];
     for (let i = 0; i < chips().length; i++) {
-      await measure('filter', () => chips()[i]!.click(), changed);
-      await measure('filter', () => chips()[i]!.click(), changed);
+      const chip = chips()[i]!.textContent ?? '';
+      await measure('filter', `${chip} on`, () => chips()[i]!.click(), changed);
+      await measure('filter', `${chip} off`, () => chips()[i]!.click(), changed);
     }
     for (const word of ['ana', 'silva', '#10', 'example']) {
       for (let i = 1; i <= word.length; i++)
         await measure(
           'search',
+          word.slice(0, i),
           () => type(word.slice(0, i)),
           () => true,
         );
-      await measure('search', () => type(''), changed);
+      await measure('search', '(cleared)', () => type(''), changed);
     }
     for (let i = 0; i < 5; i++) {
       const rows = document.querySelectorAll<HTMLElement>('[data-testid="order-row"]');
@@ -362,6 +374,7 @@ function driveInteractions(gapMs: number): Promise<InteractionSample[]> {
       if (!row) break;
       await measure(
         'drawer',
+        `row ${i + 1}`,
         () => row.click(),
         () => document.querySelector('.drawer') !== null,
       );
@@ -383,6 +396,7 @@ async function main(): Promise<void> {
   const recordResults = !args.has('no-record');
   const profile = args.has('profile');
   const profileWarm = args.has('profile-warm');
+  const profileInteractions = args.has('profile-interactions');
   const trace = args.has('trace');
   const interactions = !args.has('no-interactions');
   log(`machine: ${machine()}; load average ${loads()}`);
@@ -410,7 +424,12 @@ async function main(): Promise<void> {
   await build({
     root: ROOT,
     logLevel: 'error',
-    build: { outDir, emptyOutDir: true, sourcemap: false, minify: !profile && !profileWarm },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      sourcemap: false,
+      minify: !profile && !profileWarm && !profileInteractions,
+    },
   });
   const port = await freePort();
   const app = await preview({
@@ -519,6 +538,7 @@ async function main(): Promise<void> {
       b.recording = true;
     });
     const steadyStarted = Date.now();
+    if (profileInteractions && interactions) await startProfile(page);
     const samples = interactions
       ? await page.evaluate(
           new Function(`return (${driveInteractions.toString()})(150);`) as () => Promise<
@@ -526,6 +546,13 @@ async function main(): Promise<void> {
           >,
         )
       : [];
+    if (profileInteractions && interactions)
+      await stopProfile(page, 'the interactions under traffic');
+    for (const x of samples)
+      if (x.toResult > 50 || x.longFrames.length > 0)
+        log(
+          `slow ${x.kind} ${x.label}: paint ${ms(x.toPaint)}, result ${ms(x.toResult)}${x.longFrames.length ? `, long frames ${x.longFrames.map((f) => f.toFixed(0)).join(', ')} ms` : ''}`,
+        );
     if (interactions)
       log(
         `${samples.length} interactions driven in ${((Date.now() - steadyStarted) / 1000).toFixed(1)} s of traffic; load average ${loads()}`,
