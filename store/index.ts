@@ -11,7 +11,7 @@ export type { TeamMember, PresenceEntry } from './records/people.ts';
 export type { RemoteChange, SyncedCollection, SyncedEntities } from './records/changes.ts';
 export type { EntityTable } from './records/entity-table.ts';
 export type { ViewsState, ViewsActions, OrderViewHandle, PendingView } from './views/views.ts';
-export { browserSlices, SLICE_MS, type SliceScheduler } from './views/sliced.ts';
+export { browserIdleSlices, browserSlices, SLICE_MS, type SliceScheduler } from './views/sliced.ts';
 export type { SortedIndex } from './views/sorted-index.ts';
 export type {
   SyncState,

@@ -2,6 +2,7 @@ import type { AppError } from '../../domain/errors.ts';
 import type { Actor } from '../../domain/order-machine.ts';
 import { hasAtLeast } from '../../domain/roles.ts';
 import {
+  browserIdleSlices,
   browserSlices,
   appwriteSyncPorts,
   createAppwriteFiles,
@@ -109,6 +110,7 @@ export function createAppDeskStore(actor: Actor): DeskStore {
         key: snapshotKey(config().projectId, actor.id),
         prefetched,
       },
+      backgroundSlices: browserIdleSlices(),
       ...(benchEnabled()
         ? measured(ports.realtime, scheduler)
         : { realtime: ports.realtime, scheduler }),

@@ -134,6 +134,11 @@ export interface SyncOptions {
    * `slices`, handed over by `createDeskStore`); without it, at once.
    */
   sliceScheduler?: SliceScheduler | null;
+  /**
+   * Where background work runs in slices: a snapshot write's encoding and the id sweep's pass
+   * (idle periods in the app, `browserIdleSlices`); default: {@link sliceScheduler}.
+   */
+  backgroundSlices?: SliceScheduler | null;
 }
 
 /** What the engine writes to: the store's state and its one commit. */
@@ -196,6 +201,7 @@ export class SyncEngine {
   readonly #fullSync: readonly FullSyncSet[];
   readonly #persist: PersistOptions | null;
   readonly #sliceScheduler: SliceScheduler | null;
+  readonly #backgroundSlices: SliceScheduler | null;
   /** The key of the table view the orders table shows (its first screen is kept with a write). */
   #shownView: string | null = null;
 
@@ -261,6 +267,7 @@ export class SyncEngine {
     this.#fullSync = options.fullSync ?? ['products', 'exports', 'members', 'presence'];
     this.#persist = options.persist ?? null;
     this.#sliceScheduler = options.sliceScheduler ?? null;
+    this.#backgroundSlices = options.backgroundSlices ?? this.#sliceScheduler;
   }
 
   get #state(): DeskState {
@@ -588,7 +595,7 @@ export class SyncEngine {
     const segments = await new Promise<Map<number, Segment> | Error | null>((resolve) => {
       const saving = {
         job,
-        run: runSliced(job, resolve, urgent ? null : this.#sliceScheduler),
+        run: runSliced(job, resolve, urgent ? null : this.#backgroundSlices),
         // Finishes the job now (the page is being left), or gives up (stopped).
         settle: () => {
           hurry = true;
@@ -1019,7 +1026,7 @@ export class SyncEngine {
         this.#sweepPass = runSliced(
           unlistedOrders(this.#state.orders.values(), listed, touched, unlisted),
           resolve,
-          this.#sliceScheduler,
+          this.#backgroundSlices,
         );
       });
       this.#sweepPass = null;

@@ -6,7 +6,15 @@ import { viewProblems } from '../sync/testing/consistency.ts';
 import { advanceOrder, cancelOrder, makeOrder } from '../sync/testing/orders.ts';
 import { Prng } from '../sync/testing/prng.ts';
 import { buildOrderIndex, orderViewDef } from './order-views.ts';
-import { drain, ManualSlices, runSliced, sortInSlices, STEP, type Job } from './sliced.ts';
+import {
+  browserIdleSlices,
+  drain,
+  ManualSlices,
+  runSliced,
+  sortInSlices,
+  STEP,
+  type Job,
+} from './sliced.ts';
 
 const NOW = Date.UTC(2026, 2, 10, 12);
 
@@ -200,5 +208,41 @@ describe('table views in slices', () => {
     expect(state.orderViews[wide.key]).toBeDefined();
     expect(state.orderViews[narrow.key]).toBeDefined();
     expect(viewProblems(state, NOW)).toEqual([]);
+  });
+});
+
+describe('browserIdleSlices', () => {
+  it('runs each later slice in an idle callback, with a deadline for when none comes', () => {
+    const asked: { run: () => void; timeout: number | undefined }[] = [];
+    const g = globalThis as { requestIdleCallback?: unknown };
+    g.requestIdleCallback = (run: () => void, options?: { timeout?: number }) =>
+      asked.push({ run, timeout: options?.timeout });
+    try {
+      const slices = browserIdleSlices(700);
+      let steps = 0;
+      let result: number | null = null;
+      // Each step takes longer than a slice: one step per slice.
+      const job = (function* () {
+        for (let i = 0; i < 3; i++) {
+          const until = performance.now() + 10;
+          while (performance.now() < until) steps += 0;
+          steps++;
+          yield;
+        }
+        return steps;
+      })();
+      runSliced(job, (value) => (result = value), slices);
+      expect(steps).toBe(1);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.timeout).toBe(700);
+      asked.shift()!.run();
+      expect(steps).toBe(2);
+      asked.shift()!.run();
+      asked.shift()!.run();
+      expect(result).toBe(3);
+      expect(asked).toHaveLength(0);
+    } finally {
+      delete g.requestIdleCallback;
+    }
   });
 });

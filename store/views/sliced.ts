@@ -37,6 +37,21 @@ export function browserSlices(): SliceScheduler {
   };
 }
 
+/**
+ * The browser's scheduler for background work (snapshot writes, the id sweep): a slice runs in an
+ * idle period (`requestIdleCallback`, at the latest after `timeoutMs`), after the frames and the
+ * input waiting; {@link browserSlices} where there are no idle callbacks.
+ */
+export function browserIdleSlices(timeoutMs = 1000): SliceScheduler {
+  if (typeof requestIdleCallback !== 'function') return browserSlices();
+  return {
+    later(run) {
+      requestIdleCallback(() => run(), { timeout: timeoutMs });
+    },
+    now: () => performance.now(),
+  };
+}
+
 /** Runs a job to its end now, in one go. */
 export function drain<T>(job: Job<T>): T {
   for (;;) {

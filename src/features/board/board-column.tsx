@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import { List, type RowComponentProps } from 'react-window';
 import { EmptyState } from '../../components/states.tsx';
 import {
@@ -37,6 +37,8 @@ export function BoardColumn({
   const ids = useBoardColumn(column);
   const now = useNow();
   const rowKey = useCallback((index: number, props: RowProps) => props.ids.at(index)!, []);
+  // One object while the cards' data is the same (react-window redoes its bounds on a new one).
+  const rowProps = useMemo(() => ({ ids, now }), [ids, now]);
   const headingId = `col-${title.replace(/\W+/g, '-').toLowerCase()}`;
   return (
     <section
@@ -65,7 +67,7 @@ export function BoardColumn({
             rowComponent={CardRow}
             rowCount={ids.size}
             rowHeight={CARD_ROW}
-            rowProps={{ ids, now }}
+            rowProps={rowProps}
             rowKey={rowKey}
             overscanCount={4}
             role="list"

@@ -3,6 +3,7 @@ import {
   useEffect,
   useLayoutEffect,
   useRef,
+  useMemo,
   useState,
   type KeyboardEvent,
 } from 'react';
@@ -158,6 +159,12 @@ export function OrdersTable({
     action();
   };
 
+  // One object while the rows' data is the same: react-window recomputes its row bounds and
+  // reads the scroll position (a forced layout) whenever it changes.
+  const rowProps = useMemo(
+    () => ({ ids, orders, activeId, now, onOpen: open }),
+    [ids, orders, activeId, now, open],
+  );
   const rowKey = useCallback((index: number, props: RowProps) => props.ids.at(index)!, []);
   useEffect(() => benchTableRendered(ids.size), [ids.size]);
 
@@ -204,7 +211,7 @@ export function OrdersTable({
           rowComponent={Row}
           rowCount={ids.size}
           rowHeight={ROW_HEIGHT}
-          rowProps={{ ids, orders, activeId, now, onOpen: open }}
+          rowProps={rowProps}
           rowKey={rowKey}
           overscanCount={2}
           onRowsRendered={onRowsRendered}
