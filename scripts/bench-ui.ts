@@ -16,7 +16,7 @@ import { cpuModel, recordEntry } from './lib/bench-record.ts';
 import { snapshotWriteSummary } from './lib/snapshot-writes.ts';
 
 /**
- * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--traffic-nice 15] [--no-interactions] [--no-record] [--profile] [--profile-warm] [--profile-interactions] [--trace] [--data DIR]`
+ * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--traffic-nice 15] [--no-interactions] [--no-record] [--profile] [--profile-warm] [--profile-cold] [--profile-interactions] [--trace] [--data DIR]`
  *
  * The desk in a real browser under load: a throwaway local backend with `--orders` seeded orders,
  * the app as a production build (`vite build` + `vite preview`), headless Debian Chromium
@@ -35,6 +35,7 @@ import { snapshotWriteSummary } from './lib/snapshot-writes.ts';
  * take those 5 s after the warm-up and before the recorded steady phase, which is that much
  * shorter: stopping a profile or a trace stalls the page (a long frame that is not the app's).
  * `--profile-warm` does the same for the returning visit, from the navigation to its first table;
+ * `--profile-cold` for the first (cold) visit, from the navigation to its first table;
  * `--profile-interactions` for the interactions (the profile's overhead is in their figures then).
  * With `--interactions` (default on; `--no-interactions` to skip), the steady phase also drives
  * the table as a person would (sort switches, status filters, a search typed letter by letter,
@@ -397,6 +398,7 @@ async function main(): Promise<void> {
   const profile = args.has('profile');
   const profileWarm = args.has('profile-warm');
   const profileInteractions = args.has('profile-interactions');
+  const profileCold = args.has('profile-cold');
   const trace = args.has('trace');
   const interactions = !args.has('no-interactions');
   log(`machine: ${machine()}; load average ${loads()}`);
@@ -428,7 +430,7 @@ async function main(): Promise<void> {
       outDir,
       emptyOutDir: true,
       sourcemap: false,
-      minify: !profile && !profileWarm && !profileInteractions,
+      minify: !profile && !profileWarm && !profileCold && !profileInteractions,
     },
   });
   const port = await freePort();
@@ -465,6 +467,7 @@ async function main(): Promise<void> {
 
     // Navigation → first painted table with every order (session restored from the profile).
     const loadBefore = loadavg()[0]!;
+    if (profileCold) await startProfile(page);
     await page.navigate(`${appUrl}/orders?bench=1&rows=${orders}`);
     await page
       .waitFor(() => (window.__livedeskBench?.firstTable ?? null) !== null, {
@@ -481,6 +484,7 @@ async function main(): Promise<void> {
           { cause: error },
         );
       });
+    if (profileCold) await stopProfile(page, 'the cold visit to its first table');
     const firstTable = await page.evaluate(() => window.__livedeskBench!.firstTable!);
     const coldConnection = await page.evaluate(() => window.__livedeskBench!.firstTableConnection);
     const tableRows = await page.evaluate(() => window.__livedeskBench!.tableRows);

@@ -1,7 +1,7 @@
 import jsonBigint from 'json-bigint/index.js';
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../../store/testing.ts';
-import fastJsonBigintModule, { fastJsonBigint } from './json-bigint-fast.ts';
+import fastJsonBigintModule, { fastJsonBigint, mayHoldBigInteger } from './json-bigint-fast.ts';
 
 /** The Appwrite SDK's reviver: json-bigint's big numbers become Number when safe, else BigInt. */
 function sdkReviver(_key: string, value: unknown): unknown {
@@ -78,6 +78,23 @@ describe('fastJsonBigint', () => {
       const text = jsonBigint.stringify(randomValue(prng, 0));
       expect(fast.parse(text, sdkReviver), text).toEqual(original.parse(text, sdkReviver));
     }
+  });
+
+  it('says a text may hold a big integer exactly when the one alternation of its checks does', () => {
+    const alternation = /\d{16}|(?:^|[:[,])\s*-?\d+(?:\.\d+)?[eE]/;
+    const prng = new Prng(20261128);
+    const texts = [
+      '1e21',
+      ' -2.5E3',
+      '[1e5]',
+      '{"a": 3E2}',
+      '{"a":"1e5"}',
+      '{"id":"9f3e"}',
+      '{"n":1234567890123456}',
+      '{"n":123456789012345}',
+    ];
+    for (let i = 0; i < 2_000; i++) texts.push(jsonBigint.stringify(randomValue(prng, 0)));
+    for (const text of texts) expect(mayHoldBigInteger(text), text).toBe(alternation.test(text));
   });
 
   it('refuses malformed JSON on both paths', () => {

@@ -181,10 +181,12 @@ export function createAppwriteSnapshotPort(sdk: SnapshotSdk): SnapshotPort {
       const page = await sdk.presences.list({ queries });
       return { documents: page.presences as unknown as DocumentMeta[], total: page.total };
     }
+    // No total: the backend would count the matches of every page (and nothing here reads it).
     const page = await sdk.databases.listDocuments({
       databaseId: DATABASE_ID,
       collectionId: collection,
       queries,
+      total: false,
     });
     return { documents: page.documents as unknown as DocumentMeta[], total: page.total };
   };

