@@ -7,6 +7,7 @@ import { advanceOrder, cancelOrder, makeOrder } from '../sync/testing/orders.ts'
 import { Prng } from '../sync/testing/prng.ts';
 import { buildOrderIndex, orderViewDef } from './order-views.ts';
 import {
+  AFTER_FRAME,
   browserIdleSlices,
   drain,
   ManualSlices,
@@ -14,6 +15,7 @@ import {
   sortInSlices,
   STEP,
   type Job,
+  type SliceScheduler,
 } from './sliced.ts';
 
 const NOW = Date.UTC(2026, 2, 10, 12);
@@ -71,6 +73,39 @@ describe('runSliced', () => {
     let now: number | null = null;
     runSliced(counting(5, []), (value) => (now = value), null);
     expect(now).toBe(5);
+  });
+
+  it('goes on after a painted frame where a job asks for one, at once elsewhere', () => {
+    function* twoFrames(seen: string[]): Job<string> {
+      seen.push('pass');
+      yield AFTER_FRAME;
+      seen.push('publish');
+      return 'rows';
+    }
+    const frames: (() => void)[] = [];
+    const slices = new ManualSlices();
+    const painting: SliceScheduler = {
+      later: (run) => slices.later(run),
+      afterFrame: (run) => frames.push(run),
+      now: () => slices.now(),
+    };
+    const seen: string[] = [];
+    let result: string | null = null;
+    const run = runSliced(twoFrames(seen), (value) => (result = value), painting);
+    expect(seen).toEqual(['pass']);
+    expect(run.finished).toBe(false);
+    expect(slices.runAll()).toBe(0);
+    frames.shift()!();
+    expect(seen).toEqual(['pass', 'publish']);
+    expect(result).toBe('rows');
+    // Canceled while waiting for the frame: it does not go on.
+    const canceled = runSliced(twoFrames([]), () => (result = 'late'), painting);
+    canceled.cancel();
+    frames.shift()!();
+    expect(result).toBe('rows');
+    // A scheduler without frames, or none: no wait.
+    runSliced(twoFrames([]), (value) => (result = `${value}!`), slices);
+    expect(result).toBe('rows!');
   });
 });
 

@@ -4,8 +4,14 @@
  * loop a turn in between (input, paint, realtime batches), so no slice is a long task.
  */
 
+/**
+ * What a job may yield instead of nothing: {@link AFTER_FRAME}, to go on only after the browser
+ * has painted a frame (where the scheduler can tell).
+ */
+export const AFTER_FRAME = 'after-frame';
+
 /** A job: yields between steps; its result is what it returns. */
-export type Job<T = void> = Generator<void, T, void>;
+export type Job<T = void> = Generator<void | typeof AFTER_FRAME, T, void>;
 
 /** How long one slice may run (ms): half a frame, leaving the rest to input and paint. */
 export const SLICE_MS = 8;
@@ -16,6 +22,11 @@ export const STEP = 1024;
 /** Where slices run: `later` runs a function after the event loop has had a turn. */
 export interface SliceScheduler {
   later(run: () => void): void;
+  /**
+   * Runs a function in a task after the next frame has been painted ({@link AFTER_FRAME});
+   * `later` where absent.
+   */
+  afterFrame?(run: () => void): void;
   /** A monotonic clock in ms (`performance.now`). */
   now(): number;
 }
@@ -28,11 +39,14 @@ export function browserSlices(): SliceScheduler {
   const queue: (() => void)[] = [];
   const channel = new MessageChannel();
   channel.port1.onmessage = () => queue.shift()?.();
+  const later = (run: () => void) => {
+    queue.push(run);
+    channel.port2.postMessage(null);
+  };
   return {
-    later(run) {
-      queue.push(run);
-      channel.port2.postMessage(null);
-    },
+    later,
+    // A frame callback runs before the frame's style, layout and paint; the task it posts, after.
+    afterFrame: (run) => requestAnimationFrame(() => later(run)),
     now: () => performance.now(),
   };
 }
@@ -71,7 +85,9 @@ export interface SlicedRun {
 /**
  * Runs `job` in slices of at most `sliceMs` (the first one now, synchronously: a job that fits
  * in it is done before this returns), then calls `done` with its result. Without a scheduler
- * the job runs to its end at once (tests, Node).
+ * the job runs to its end at once (tests, Node). A job that yields {@link AFTER_FRAME} goes on
+ * in a task after the next painted frame (where the scheduler has `afterFrame`, even from the
+ * first slice): the work before and after it are not in the same frame.
  */
 export function runSliced<T>(
   job: Job<T>,
@@ -96,6 +112,10 @@ export function runSliced<T>(
       if (step.done) {
         finished = true;
         done(step.value);
+        return;
+      }
+      if (step.value === AFTER_FRAME && scheduler?.afterFrame) {
+        scheduler.afterFrame(slice);
         return;
       }
       if (scheduler !== null && scheduler.now() >= deadline) break;

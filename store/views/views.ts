@@ -26,7 +26,14 @@ import {
 } from './order-views.ts';
 import { prepareSearchText } from './search-index.ts';
 import { nextShownOrders, type OptimisticOrders } from './shown-orders.ts';
-import { drain, runSliced, type Job, type SliceScheduler, type SlicedRun } from './sliced.ts';
+import {
+  AFTER_FRAME,
+  drain,
+  runSliced,
+  type Job,
+  type SliceScheduler,
+  type SlicedRun,
+} from './sliced.ts';
 import {
   buildSortColumn,
   catchUpSortColumn,
@@ -353,6 +360,9 @@ export function createViewsSlice(context: {
           state.sortColumns[spec.sort]!,
           Object.values(state.orderViews),
         );
+        // The table shown with these rows (a re-render, new rows laid out) in a frame of its
+        // own: not in the one of the pass's last slice, nor in the click's (a pass in one slice).
+        yield AFTER_FRAME;
         const caught = catchUpView(index, viewDefOf(spec), from, get().shownOrders);
         if (caught !== null) return caught;
       }

@@ -74,17 +74,20 @@ function OrderCells({ order, now }: { order: Order; now: number }) {
 /**
  * What a row shows: the flash layer and the cells. Memoized apart from the row's position, so a
  * row moved by an order arriving above it re-renders only its positioned shell; flashes when its
- * order changes while on screen.
+ * order changes while on screen (not when the row is given another order: its keys are recycled).
  */
 const RowContent = memo(function RowContent({ order, now }: { order: Order; now: number }) {
-  const seen = useRef(order.updatedAt);
+  const seen = useRef({ id: order.id, updatedAt: order.updatedAt });
   const highlight = useRef<HTMLDivElement>(null);
   // Flashed with the Web Animations API: no re-render, and the row's cells stay as they are.
   useEffect(() => {
-    if (order.updatedAt === seen.current) return;
-    seen.current = order.updatedAt;
-    if (highlight.current) flash(highlight.current);
-  }, [order.updatedAt]);
+    const last = seen.current;
+    if (order.id === last.id && order.updatedAt === last.updatedAt) return;
+    seen.current = { id: order.id, updatedAt: order.updatedAt };
+    if (!highlight.current) return;
+    if (order.id === last.id) flash(highlight.current);
+    else for (const running of highlight.current.getAnimations?.() ?? []) running.cancel();
+  }, [order.id, order.updatedAt]);
   return (
     <>
       <div ref={highlight} className="trow__flash" aria-hidden="true" />

@@ -16,6 +16,7 @@ import type { Order } from '../../../domain/order.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { activeIndex, moveActive, type RowKey } from './active-row.ts';
 import { OrderRow } from './order-row.tsx';
+import { RecycledRowKeys } from './row-keys.ts';
 import type { TableQuery } from './table-query.ts';
 import { TableHead } from './table-head.tsx';
 
@@ -165,7 +166,12 @@ export function OrdersTable({
     () => ({ ids, orders, activeId, now, onOpen: open }),
     [ids, orders, activeId, now, open],
   );
-  const rowKey = useCallback((index: number, props: RowProps) => props.ids.at(index)!, []);
+  // Keys recycled: a sort or a filter reuses the rows' DOM for the orders it brings in.
+  const [rowKeys] = useState(() => new RecycledRowKeys());
+  const rowKey = useCallback(
+    (index: number, props: RowProps) => rowKeys.keyOf(index, props.ids.at(index)!, props),
+    [rowKeys],
+  );
   useEffect(() => benchTableRendered(ids.size), [ids.size]);
 
   return (
