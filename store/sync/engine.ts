@@ -50,13 +50,14 @@ import {
 import {
   browserHide,
   pageOf,
-  readPersistedJob,
+  readKeptFirstScreens,
+  readKeptSnapshot,
   SNAPSHOT_VERSION,
   type PersistOptions,
   type RestoredSnapshot,
 } from './persist.ts';
 import { PAGE_CHUNKS, SnapshotEncoder, type Segment } from './snapshot-codec.ts';
-import { firstScreenOf, readFirstScreens, type StoredFirstScreen } from './first-screen.ts';
+import { firstScreenOf, type StoredFirstScreen } from './first-screen.ts';
 import { DEFAULT_ORDER_VIEW, orderViewKey } from '../views/order-views.ts';
 import {
   detailStatus,
@@ -646,10 +647,7 @@ export class SyncEngine {
     // The first screens are read on their own, before the snapshot, and shown while it is read
     // and decoded (its read starts once one is painted).
     const screens = await (screensAhead ??
-      persist.storage.getFirstScreens(persist.key).then(
-        (stored) => readFirstScreens(stored, version),
-        () => [],
-      ));
+      readKeptFirstScreens(persist.storage, persist.key, version));
     if (screens.length > 0 && run === this.#phase.run && this.#state.orders.size === 0) {
       this.#store.commit({ sync: { firstScreens: screens } });
       this.#connection({ type: 'restored', at: this.#now() });
@@ -657,21 +655,9 @@ export class SyncEngine {
       await new Promise<void>((painted) => this.#scheduler.schedule(painted));
     }
     const ahead = same ? prefetched.take() : null;
-    const read: Promise<RestoredSnapshot | null> = ahead
-      ? ahead.then((r) => r.restored)
-      : persist.storage.get(persist.key).then((stored) => {
-          mark('snapshot-read');
-          return new Promise<RestoredSnapshot | null>((resolve) =>
-            runSliced(
-              readPersistedJob(stored, version),
-              (restored) => {
-                mark('snapshot-decoded');
-                resolve(restored);
-              },
-              this.#sliceScheduler,
-            ),
-          );
-        });
+    const read: Promise<RestoredSnapshot | null> = (
+      ahead ?? readKeptSnapshot(persist.storage, persist.key, version, this.#sliceScheduler)
+    ).then((r) => r.restored);
     let saved: RestoredSnapshot | null;
     try {
       saved = await read;

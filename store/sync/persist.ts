@@ -102,6 +102,43 @@ export interface PrefetchedRead {
   restored: RestoredSnapshot | null;
 }
 
+/** The first screens kept under `key`, those of `version` (none when they cannot be read). */
+export function readKeptFirstScreens(
+  storage: SnapshotStorage,
+  key: string,
+  version: number,
+): Promise<FirstScreen[]> {
+  return storage.getFirstScreens(key).then(
+    (stored) => readFirstScreens(stored, version),
+    () => [],
+  );
+}
+
+/**
+ * The snapshot kept under `key`: read, then decoded a page a step in `slices` (rejects when
+ * storage cannot be read).
+ */
+export function readKeptSnapshot(
+  storage: SnapshotStorage,
+  key: string,
+  version: number,
+  slices: SliceScheduler | null,
+): Promise<PrefetchedRead> {
+  return storage.get(key).then((stored) => {
+    mark('snapshot-read');
+    return new Promise<PrefetchedRead>((resolve) =>
+      runSliced(
+        readPersistedJob(stored, version),
+        (restored) => {
+          mark('snapshot-decoded');
+          resolve({ found: stored !== undefined, restored });
+        },
+        slices,
+      ),
+    );
+  });
+}
+
 /**
  * Starts reading the first screens kept under `key` now, so that a desk opening a moment later
  * (once the session is known) paints them without waiting for IndexedDB; the snapshot itself is
@@ -119,26 +156,11 @@ export function prefetchSnapshot(
   let read: Promise<PrefetchedRead> | null = null;
   let taken = false;
   const startRead = () =>
-    (read ??= storage.get(key).then(
-      (stored) => {
-        mark('snapshot-read');
-        return new Promise<PrefetchedRead>((resolve) =>
-          runSliced(
-            readPersistedJob(stored, version),
-            (restored) => {
-              mark('snapshot-decoded');
-              resolve({ found: stored !== undefined, restored });
-            },
-            slices,
-          ),
-        );
-      },
-      () => ({ found: false, restored: null }),
-    ));
-  let screens: Promise<FirstScreen[]> | null = storage.getFirstScreens(key).then(
-    (stored) => readFirstScreens(stored, version),
-    () => [],
-  );
+    (read ??= readKeptSnapshot(storage, key, version, slices).catch(() => ({
+      found: false,
+      restored: null,
+    })));
+  let screens: Promise<FirstScreen[]> | null = readKeptFirstScreens(storage, key, version);
   void screens.then((kept) => {
     if (kept.length === 0 && !taken) startRead();
   });
