@@ -1,5 +1,5 @@
 import { ID, Users } from 'node-appwrite';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { backend, serverClient, uniqueTestId } from '../support/clients.ts';
 import { startOwnBackend } from '../support/own-backend.ts';
 import { CheckoutCustomers } from '../../scripts/lib/checkout-customers.ts';
@@ -29,6 +29,30 @@ describe('a backend restarted or killed keeps its data', () => {
     await own.crashAndRestart();
     expect((await users.get({ userId: acknowledged.$id })).name).toBe('Before crash');
     expect((await users.get({ userId: before.$id })).name).toBe('Before restart');
+  });
+});
+
+describe('a container whose backend exits before it is ready', () => {
+  it("is started again on fresh ports, then fails with the backend's own words", async (context) => {
+    if (backend().kind !== 'container')
+      return context.skip(`the ${backend().kind} target starts no containers`);
+    const { LocalBackendContainer } = await import('../targets/container.ts');
+    const image = inject('backendImage');
+    const target = new LocalBackendContainer().withEnvironment({ BACKEND_ABUSE: 'sometimes' });
+    const lines: string[] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]) => void lines.push(args.join(' '));
+    try {
+      const error = await (image ? target.withImage(image) : target).start().then(
+        () => null,
+        (failure: unknown) => failure as Error,
+      );
+      expect(error?.message).toMatch(/Log stream ended/);
+      expect(error?.message).toContain('BACKEND_ABUSE must be "enabled" or "disabled"');
+    } finally {
+      console.log = log;
+    }
+    expect(lines.filter((line) => line.includes('exited before it was ready'))).toHaveLength(2);
   });
 });
 

@@ -6,7 +6,7 @@ import {
   type ContainerRuntimeClient,
   type StartedTestContainer,
 } from 'testcontainers';
-import { containerEngine } from './engine.ts';
+import { containerEngine, type ContainerEngine } from './engine.ts';
 import { freePort, waitForHealth } from '../../scripts/lib/free-port.ts';
 import { localBackendImage, nodeBinary } from './local-image.ts';
 import type { BackendTarget, StartedBackend } from './types.ts';
@@ -15,6 +15,8 @@ import type { BackendTarget, StartedBackend } from './types.ts';
 const LABEL = 'livedesk.backend';
 const OWNER_PID = 'livedesk.owner-pid';
 const OWNER_HOST = 'livedesk.owner-host';
+/** How many times a start whose container exits before it is ready is tried. */
+const START_ATTEMPTS = 3;
 
 function processAlive(pid: number): boolean {
   try {
@@ -107,6 +109,33 @@ export class LocalBackendContainer implements BackendTarget {
     const image =
       this.image ??
       (await localBackendImage(engine.client, (line) => console.log(`[container] ${line}`)));
+    for (let attempt = 1; ; attempt += 1) {
+      const output: string[] = [];
+      try {
+        return await this.launch(engine, image, output);
+      } catch (error) {
+        // With host networking, a port picked free can be taken before the backend binds it
+        // (another test's backend or function runtime): the container exits before it is ready.
+        // Such a start is tried again on fresh ports; any other failure is final.
+        const exitedEarly = /Log stream ended/.test(String(error));
+        if (!exitedEarly || attempt >= START_ATTEMPTS) {
+          const tail = output.slice(-20).join('');
+          throw new Error(`${String(error)}${tail ? `; its last output:\n${tail}` : ''}`, {
+            cause: error,
+          });
+        }
+        console.log(
+          `[container] the local backend exited before it was ready (attempt ${attempt} of ${START_ATTEMPTS}); starting it again on fresh ports. Its last output:\n${output.slice(-5).join('')}`,
+        );
+      }
+    }
+  }
+
+  private async launch(
+    engine: ContainerEngine,
+    image: string,
+    output: string[],
+  ): Promise<StartedLocalBackendContainer> {
     const port = await freePort();
     // The Stripe API double keeps one port across restarts: provisioned functions hold its address.
     const stripeDoublePort = String(await freePort());
@@ -126,6 +155,7 @@ export class LocalBackendContainer implements BackendTarget {
         [OWNER_PID]: String(process.pid),
         [OWNER_HOST]: hostname(),
       })
+      .withLogConsumer((stream) => stream.on('data', (chunk) => output.push(String(chunk))))
       .withWaitStrategy(Wait.forLogMessage(/local backend .* ready/))
       .withStartupTimeout(this.startupTimeoutMs)
       .start();
