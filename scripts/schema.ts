@@ -223,6 +223,7 @@ export const schema: SchemaSpec = {
       timeout: 60,
       scopes: ['documents.read', 'documents.write'],
       variables: {},
+      stripe: 'api',
     },
     {
       id: FUNCTIONS.checkout,

@@ -28,3 +28,22 @@ export function stripeAccess(env: NodeJS.ProcessEnv = process.env): StripeAccess
   cached = { key, access: { stripe, settings } };
   return cached.access;
 }
+
+/**
+ * Cancels the PaymentIntent of an order canceled before it was paid, so that it cannot be paid
+ * later. Best effort: an intent paid meanwhile (the webhook refunds it), already canceled, or a
+ * Stripe that cannot be reached leaves the order canceled anyway; `log` says why. Returns whether
+ * the intent was canceled.
+ */
+export async function cancelUnpaidIntent(
+  paymentIntentId: string,
+  log: (message: string) => void,
+): Promise<boolean> {
+  try {
+    await stripeAccess().stripe.paymentIntents.cancel(paymentIntentId);
+    return true;
+  } catch (error) {
+    log(`PaymentIntent ${paymentIntentId} not canceled: ${(error as Error).message}`);
+    return false;
+  }
+}

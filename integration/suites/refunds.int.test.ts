@@ -283,6 +283,34 @@ describe('refunds and cancels of card payments (order-action)', () => {
     expect(late).toMatchObject({ ok: false, code: 'payment_intent_unexpected_state' });
   });
 
+  it('expire-pending cancels the PaymentIntent of an order it expires: a card entered late is declined', async () => {
+    const customers = shop();
+    await customers.prepare();
+    const customer = await customers.arrive();
+    const answer = await customers.checkout(customer, {
+      items: customers.cart(new Random(seed++)),
+      customerName: 'Eve Expired',
+      customerEmail: 'eve@example.test',
+    });
+    await new Databases(serverClient()).updateDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.orders,
+      documentId: answer.orderId,
+      data: { $createdAt: new Date(Date.now() - 31 * 60_000).toISOString() },
+    });
+    const run = await execute(serverClient(), FUNCTIONS.expirePending, {});
+    expect(run.status).toBe(200);
+    expect(run.body).toMatchObject({ intentsCanceled: expect.any(Number) });
+    const order = await readOrderDocument(answer.orderId);
+    expect(order).toMatchObject({ status: 'canceled', paymentStatus: 'requires_payment_method' });
+    expect((await double.stripe.paymentIntents.retrieve(order.paymentIntentId!)).status).toBe(
+      'canceled',
+    );
+    const late = await customers.confirm(answer.clientSecret, TEST_CARDS.visa);
+    expect(late).toMatchObject({ ok: false, code: 'payment_intent_unexpected_state' });
+    expect((await readOrderDocument(answer.orderId)).refundedCents).toBe(0);
+  });
+
   it('a payment that lands on an order canceled meanwhile is recorded and refunded in full', async () => {
     const customers = shop();
     await customers.prepare();
@@ -292,7 +320,8 @@ describe('refunds and cancels of card payments (order-action)', () => {
       customerName: 'Lou Late',
       customerEmail: 'lou@example.test',
     });
-    // Canceled as expire-pending cancels an unpaid order (its PaymentIntent stays open).
+    // Canceled with its PaymentIntent left open: as when expire-pending stops between its commit
+    // and its PaymentIntent's cancel.
     await new Databases(serverClient()).updateDocument({
       databaseId: DATABASE_ID,
       collectionId: COLLECTIONS.orders,

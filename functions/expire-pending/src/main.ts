@@ -8,6 +8,7 @@ import {
 } from '../../../domain/order-machine.ts';
 import { functionClient, isAppwriteError, serverError, toOrder } from '../../_shared/appwrite.ts';
 import { activityWrite } from '../../_shared/order-writes.ts';
+import { cancelUnpaidIntent } from '../../_shared/stripe.ts';
 import type { FunctionContext, FunctionOutput } from '../../_shared/runtime.ts';
 
 /** Orders canceled per transaction (an `equal` query takes at most 100 values). */
@@ -104,48 +105,64 @@ async function cancelBatch(
   }
 }
 
+/** What one run of {@link expireAll} did. */
+export interface ExpiryRun {
+  /** Orders canceled. */
+  canceled: number;
+  /** Batches that someone changed meanwhile, listed and tried again. */
+  retried: number;
+  /** The PaymentIntents of the orders canceled (to be canceled at Stripe). */
+  paymentIntents: string[];
+}
+
 /**
  * Cancels every expired unpaid order, {@link BATCH} at a time, each batch in one transaction
- * ({@link cancelBatch}); a batch that someone changed meanwhile is listed and tried again. Returns
- * how many it canceled and how many batches it had to retry.
+ * ({@link cancelBatch}); a batch that someone changed meanwhile is listed and tried again.
  */
-export async function expireAll(
-  client: Client,
-  now: number,
-): Promise<{ canceled: number; retried: number }> {
+export async function expireAll(client: Client, now: number): Promise<ExpiryRun> {
   const databases = new Databases(client);
   const cutoff = new Date(now - PENDING_PAYMENT_TTL_MS).toISOString();
   const deadline = Date.now() + RUN_BUDGET_MS;
   let canceled = 0;
   let retried = 0;
+  const paymentIntents: string[] = [];
   for (;;) {
     const batch = (await listExpired(databases, cutoff)).filter(
       (doc) => expirePendingChange(toOrder(doc), now) !== null,
     );
     if (batch.length === 0) break;
-    if ((await cancelBatch(databases, batch, now)) === 'committed') canceled += batch.length;
-    else {
+    if ((await cancelBatch(databases, batch, now)) === 'committed') {
+      canceled += batch.length;
+      for (const doc of batch) if (doc.paymentIntentId) paymentIntents.push(doc.paymentIntentId);
+    } else {
       retried++;
       // The next minute's run finishes what this one could not.
       if (Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 100));
     }
   }
-  return { canceled, retried };
+  return { canceled, retried, paymentIntents };
 }
 
 /**
  * `expire-pending` (every minute): cancels `pending_payment` orders created more than 30 minutes
- * ago, with a `canceled` activity each, in transactions of bulk updates by query. Idempotent;
- * safe against a payment or staff action landing at the same moment. Answers `{canceled,
- * retried}`.
+ * ago, with a `canceled` activity each, in transactions of bulk updates by query, then their
+ * PaymentIntents at Stripe, so that a card entered late is declined instead of charged and
+ * refunded. Idempotent; safe against a payment or staff action landing at the same moment.
+ * Answers `{canceled, retried, intentsCanceled}`.
  */
 export default async function expirePending(ctx: FunctionContext): Promise<FunctionOutput> {
   try {
     const now = Date.now();
-    const { canceled, retried } = await expireAll(functionClient(ctx.req), now);
-    ctx.log(`expire-pending: canceled ${canceled}, batches retried ${retried}`);
-    return ctx.res.json({ canceled, retried });
+    const { canceled, retried, paymentIntents } = await expireAll(functionClient(ctx.req), now);
+    let intentsCanceled = 0;
+    for (const paymentIntentId of paymentIntents)
+      if (await cancelUnpaidIntent(paymentIntentId, (message) => ctx.log(message)))
+        intentsCanceled += 1;
+    ctx.log(
+      `expire-pending: canceled ${canceled}, batches retried ${retried}, PaymentIntents canceled ${intentsCanceled} of ${paymentIntents.length}`,
+    );
+    return ctx.res.json({ canceled, retried, intentsCanceled });
   } catch (error) {
     return serverError(ctx, error);
   }

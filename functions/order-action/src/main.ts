@@ -24,7 +24,7 @@ import {
 import { commitOrderChange, type Committed } from '../../_shared/order-writes.ts';
 import { loadDeskActor } from '../../_shared/desk-actor.ts';
 import type { FunctionContext, FunctionOutput } from '../../_shared/runtime.ts';
-import { stripeAccess } from '../../_shared/stripe.ts';
+import { cancelUnpaidIntent, stripeAccess } from '../../_shared/stripe.ts';
 
 /** Attempts at recording a refund already made at Stripe while others change the order. */
 const RECORD_ATTEMPTS = 5;
@@ -152,17 +152,6 @@ async function commitAfterRefund(
   throw new Error(`order ${read.$id} kept changing; its refund is at Stripe but not recorded`);
 }
 
-/** Cancels the PaymentIntent of an order canceled before it was paid (so it cannot be paid). */
-async function cancelUnpaidIntent(ctx: FunctionContext, order: OrderDocument): Promise<void> {
-  if (!order.paymentIntentId || order.paymentStatus === 'succeeded') return;
-  try {
-    await stripeAccess().stripe.paymentIntents.cancel(order.paymentIntentId);
-  } catch (error) {
-    // Paid meanwhile (the webhook refunds it) or already canceled: the order is canceled anyway.
-    ctx.log(`PaymentIntent ${order.paymentIntentId} not canceled: ${(error as Error).message}`);
-  }
-}
-
 /**
  * `order-action`: applies one workflow action, or a refund, to an order for the calling desk
  * member. Checks the caller's role, the order's `rev` and the state machine (`decideOrderAction`,
@@ -204,7 +193,8 @@ export default async function orderAction(ctx: FunctionContext): Promise<Functio
         throw await conflictAfterRace(client, read, request, actor, now);
       }
       committed = written;
-      if (request.action === 'cancel') await cancelUnpaidIntent(ctx, read);
+      if (request.action === 'cancel' && read.paymentIntentId && read.paymentStatus !== 'succeeded')
+        await cancelUnpaidIntent(read.paymentIntentId, (message) => ctx.log(message));
     }
     ctx.log(
       `${actor.name} (${actor.role}) ${request.action} ${read.$id} → rev ${committed.order.rev}`,
