@@ -46,6 +46,41 @@ function roundTrip(table: EntityTable<Order>, encoder = new SnapshotEncoder()) {
 }
 
 describe('snapshot codec', () => {
+  it('encodes a page a chunk at a time as it encodes it whole, pages interleaved too', () => {
+    const table = EntityTable.from(orders(5_000, 3));
+    const whole = new SnapshotEncoder();
+    const expected = [0, 1].map((p) => whole.encode(pageOf(table, p)));
+    const stepped = new SnapshotEncoder();
+    const got = [0, 1].map((p) => {
+      const page = stepped.page();
+      for (const chunk of pageOf(table, p)) page.add(chunk);
+      return page.finish();
+    });
+    got.forEach((segment, p) => {
+      expect(segment.text).toBe(expected[p]!.text);
+      expect(new Uint8Array(segment.data)).toEqual(new Uint8Array(expected[p]!.data));
+    });
+    expect(stepped.dictionaries()).toEqual(whole.dictionaries());
+    // Two pages under way at once, and a page encoded whole in between (the first screens are).
+    const encoder = new SnapshotEncoder();
+    const [first, second] = [encoder.page(), encoder.page()];
+    const [a, b] = [pageOf(table, 0), pageOf(table, 1)];
+    for (let c = 0; c < PAGE_CHUNKS; c++) {
+      if (a[c]) first!.add(a[c]!);
+      if (c === 3) encoder.encode(pageOf(table, 1));
+      if (b[c]) second!.add(b[c]!);
+    }
+    const segments = [first!.finish(), second!.finish()];
+    const decoder = new SnapshotDecoder(structuredClone(encoder.dictionaries()));
+    const chunks = segments.flatMap((segment) => decoder.decode(structuredClone(segment)));
+    chunks.forEach((chunk, c) => expect(chunk).toEqual(table.chunkAt(c)));
+    expect(chunks).toHaveLength(a.length + b.length);
+    // A page holds PAGE_CHUNKS chunks at most.
+    const full = encoder.page();
+    for (const chunk of a) full.add(chunk);
+    expect(() => full.add(table.chunkAt(0))).toThrow(RangeError);
+  });
+
   it('gives back each chunk it encoded: values, slots, key order, list copies, frozen records', () => {
     // Two pages; the first with an emptied chunk and holes.
     const list = orders(5_000);

@@ -233,19 +233,45 @@ function notA(what: string, key: string): never {
   throw new TypeError(`${key}: not a ${what}`);
 }
 
-type PageEncoder = (chunks: readonly Chunk<Order>[], distinct: (Distinct | null)[]) => Segment;
+/** One page being encoded: its chunks added one at a time, then its segment. */
+export interface PageEncoding {
+  /** Adds the page's next chunk. Throws a `TypeError` for a value its column cannot hold. */
+  add(chunk: Chunk<Order>): void;
+  /** The segment of the chunks added (the encoding is over). */
+  finish(): Segment;
+}
+
+/** Scratch arrays of one page, reused by the next page once one is finished. */
+type Scratch = unknown[];
+type PageEncoder = (distinct: (Distinct | null)[], scratch: Scratch) => PageEncoding;
 
 /**
  * Compiles the page encoder: one loop writing every field of each record with its own line of
  * code (a loop over the keys, `record[key]`, is several times slower), from the schema's own keys,
- * into scratch arrays kept for the next page; then {@link pack}.
+ * into scratch arrays kept for the next page; then {@link pack}. A chunk at a time (`add`), so a
+ * page is encoded in steps of 128 orders: each step reads the page's running figures into locals
+ * and writes them back after its loop.
  */
-function compilePageEncoder(): PageEncoder {
-  const state: string[] = [];
-  const reset: string[] = [];
+function compilePageEncoder(): { make: PageEncoder; scratch: () => Scratch } {
+  const scratch: string[] = [];
+  const names: string[] = [];
+  /** Per-page values read into locals for each chunk's loop. */
+  const perPage: string[] = [];
+  const page: string[] = [];
+  const load: string[] = [];
+  const store: string[] = [];
   const add: string[] = [];
   const collected: string[] = [];
   const texts: string[] = [];
+  const kept = (name: string, initial: string) => {
+    page.push(`let _${name} = ${initial};`);
+    load.push(`let ${name} = _${name};`);
+    store.push(`_${name} = ${name};`);
+  };
+  const array = (name: string, make: string) => {
+    scratch.push(make);
+    names.push(name);
+  };
   KEYS.forEach(([key, kind], k) => {
     if (!IDENTIFIER.test(key)) throw new Error(`Field name "${key}" is not an identifier.`);
     switch (kind) {
@@ -253,75 +279,105 @@ function compilePageEncoder(): PageEncoder {
       case 'time': {
         const fraction =
           kind === 'time' ? 'Math.floor(x) !== x' : '(x | 0) !== x || x === -2147483648';
-        state.push(`const v${k} = new Float64Array(${PAGE_SLOTS});`);
-        reset.push(`let i${k} = true, lo${k} = Infinity, hi${k} = -Infinity;`);
+        array(`v${k}`, `new Float64Array(${PAGE_SLOTS})`);
+        kept(`i${k}`, 'true');
+        kept(`lo${k}`, 'Infinity');
+        kept(`hi${k}`, '-Infinity');
         add.push(`x = r.${key};
 if (x === null) v${k}[row] = NaN;
 else if (typeof x === 'number' && x - x === 0) { v${k}[row] = x; if (x < lo${k}) lo${k} = x; if (x > hi${k}) hi${k} = x; if (i${k} && (${fraction})) i${k} = false; }
 else notA('${kind}', '${key}');`);
-        collected.push(`{ kind: '${kind}', values: v${k}, ints: i${k}, min: lo${k}, max: hi${k} }`);
+        collected.push(
+          `{ kind: '${kind}', values: _v${k}, ints: _i${k}, min: _lo${k}, max: _hi${k} }`,
+        );
         break;
       }
       case 'dictionary':
-        state.push(`const d${k} = new Uint32Array(${PAGE_SLOTS});`);
-        reset.push(`const D${k} = D[${k}];`);
+        array(`d${k}`, `new Uint32Array(${PAGE_SLOTS})`);
+        page.push(`const _D${k} = D[${k}];`);
+        perPage.push(`D${k}`);
         add.push(`d${k}[row] = D${k}.indexOf(r.${key});`);
-        collected.push(`{ kind: 'dictionary', indexes: d${k}, size: D${k}.entries.length }`);
+        collected.push(`{ kind: 'dictionary', indexes: _d${k}, size: _D${k}.entries.length }`);
         break;
       case 'list':
-        state.push(
-          `const c${k} = new Uint16Array(${PAGE_SLOTS}); let g${k} = new Uint32Array(${PAGE_SLOTS * 4});`,
-        );
-        reset.push(`const D${k} = D[${k}]; let e${k} = 0;`);
+        array(`c${k}`, `new Uint16Array(${PAGE_SLOTS})`);
+        // The elements' array grows when a page needs more: kept per page, the grown one kept.
+        array(`G${k}`, `[new Uint32Array(${PAGE_SLOTS * 4})]`);
+        page.push(`const _D${k} = D[${k}];`);
+        perPage.push(`D${k}`);
+        kept(`g${k}`, `_G${k}[0]`);
+        kept(`e${k}`, '0');
         add.push(`x = r.${key};
 if (!Array.isArray(x) || x.length > 65535) notA('list', '${key}');
 c${k}[row] = x.length;
-if (e${k} + x.length > g${k}.length) { const grown = new Uint32Array(2 * (e${k} + x.length)); grown.set(g${k}); g${k} = grown; }
+if (e${k} + x.length > g${k}.length) { const grown = new Uint32Array(2 * (e${k} + x.length)); grown.set(g${k}); g${k} = grown; G${k}[0] = grown; }
 for (let j = 0; j < x.length; j++) g${k}[e${k}++] = D${k}.indexOf(x[j]);`);
         collected.push(
-          `{ kind: 'list', counts: c${k}, elements: g${k}, elementCount: e${k}, size: D${k}.entries.length }`,
+          `{ kind: 'list', counts: _c${k}, elements: _g${k}, elementCount: _e${k}, size: _D${k}.entries.length }`,
         );
         break;
       case 'text':
-        state.push(
-          `const l${k} = new Uint32Array(${PAGE_SLOTS}), z${k} = new Uint8Array(${PAGE_SLOTS});`,
-        );
-        reset.push(`const s${k} = []; let y${k} = false, m${k} = 0;`);
+        array(`l${k}`, `new Uint32Array(${PAGE_SLOTS})`);
+        array(`z${k}`, `new Uint8Array(${PAGE_SLOTS})`);
+        page.push(`const _s${k} = [];`);
+        perPage.push(`s${k}`);
+        kept(`y${k}`, 'false');
+        kept(`m${k}`, '0');
         add.push(`x = r.${key};
 if (x === null) { z${k}[row] = 1; l${k}[row] = 0; y${k} = true; }
 else if (typeof x === 'string') { z${k}[row] = 0; s${k}.push(x); l${k}[row] = x.length; if (x.length > m${k}) m${k} = x.length; }
 else notA('text', '${key}');`);
         collected.push(
-          `{ kind: 'text', lengths: l${k}, nulls: y${k}, nullMarks: z${k}, longest: m${k} }`,
+          `{ kind: 'text', lengths: _l${k}, nulls: _y${k}, nullMarks: _z${k}, longest: _m${k} }`,
         );
-        texts.push(`s${k}.join('')`);
+        texts.push(`_s${k}.join('')`);
         break;
     }
   });
-  const source = `${state.join('\n')}
-const slots = new Uint16Array(${PAGE_SLOTS}), partial = new Uint8Array(${PAGE_SLOTS});
-return (chunks, D) => {
-${reset.join('\n')}
-let row = 0, x;
-for (let c = 0; c < chunks.length; c++) {
-  const chunk = chunks[c];
-  for (let s = 0; s < chunk.length; s++) {
-    const r = chunk[s];
-    if (r === undefined) continue;
+  array('slots', `new Uint16Array(${PAGE_SLOTS})`);
+  array('partial', `new Uint8Array(${PAGE_SLOTS})`);
+  const source = `return {
+scratch: () => [${scratch.join(', ')}],
+make: (D, S) => {
+const [${names.map((name) => `_${name}`).join(', ')}] = S;
+${page.join('\n')}
+let _row = 0, _c = 0;
+return {
+  add(chunk) {
+    if (_c >= ${PAGE_CHUNKS}) throw new RangeError('more chunks than a page holds');
+    ${[...names, ...perPage].map((name) => `const ${name} = _${name};`).join(' ')}
+    ${load.join(' ')}
+    let x, row = _row;
+    const c = _c;
+    for (let s = 0; s < chunk.length; s++) {
+      const r = chunk[s];
+      if (r === undefined) continue;
 ${add.join('\n')}
-    slots[row] = c * ${CHUNK_SLOTS} + s;
-    partial[row] = r.partial === true ? 1 : 0;
-    row++;
-  }
-}
-return pack(row, chunks.length, slots, partial, [${collected.join(', ')}], ${texts.join(' + ')});
+      slots[row] = c * ${CHUNK_SLOTS} + s;
+      partial[row] = r.partial === true ? 1 : 0;
+      row++;
+    }
+    ${store.join(' ')}
+    _row = row;
+    _c = c + 1;
+  },
+  finish() {
+    return pack(_row, _c, _slots, _partial, [${collected.join(', ')}], ${texts.join(' + ')});
+  },
+};
+},
 };`;
   return (
-    new Function('notA', 'pack', source) as (fail: typeof notA, p: typeof pack) => PageEncoder
+    new Function('notA', 'pack', source) as (
+      fail: typeof notA,
+      p: typeof pack,
+    ) => { make: PageEncoder; scratch: () => Scratch }
   )(notA, pack);
 }
 
-let pageEncoder: PageEncoder | null = null;
+let pageEncoder: { make: PageEncoder; scratch: () => Scratch } | null = null;
+/** Scratch arrays no page encoding is using (one is enough: pages are encoded one at a time). */
+let freeScratch: Scratch | null = null;
 
 /**
  * Encodes chunks of a table of orders into segments. It keeps the distinct values of the
@@ -343,8 +399,28 @@ export class SnapshotEncoder {
    */
   encode(chunks: readonly Chunk<Order>[]): Segment {
     if (chunks.length > PAGE_CHUNKS) throw new RangeError('more chunks than a page holds');
+    const page = this.page();
+    for (const chunk of chunks) page.add(chunk);
+    return page.finish();
+  }
+
+  /**
+   * A page encoded a chunk at a time (work in steps of 128 orders); the same segment as
+   * {@link encode} of the chunks added. Other pages may be encoded while one is under way.
+   */
+  page(): PageEncoding {
     pageEncoder ??= compilePageEncoder();
-    return pageEncoder(chunks, this.#distinct);
+    const scratch = freeScratch ?? pageEncoder.scratch();
+    freeScratch = null;
+    const encoding = pageEncoder.make(this.#distinct, scratch);
+    return {
+      add: (chunk) => encoding.add(chunk),
+      finish: () => {
+        const segment = encoding.finish();
+        freeScratch = scratch;
+        return segment;
+      },
+    };
   }
 
   /** Every distinct value so far, per dictionary field (what the segments' indexes point into). */

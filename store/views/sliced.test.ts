@@ -6,6 +6,7 @@ import { viewProblems } from '../sync/testing/consistency.ts';
 import { advanceOrder, cancelOrder, makeOrder } from '../sync/testing/orders.ts';
 import { Prng } from '../sync/testing/prng.ts';
 import { buildOrderIndex, orderViewDef } from './order-views.ts';
+import { QUICK_VIEW_MS } from './views.ts';
 import {
   AFTER_FRAME,
   browserIdleSlices,
@@ -13,6 +14,7 @@ import {
   ManualSlices,
   runSliced,
   sortInSlices,
+  SLICE_MS,
   STEP,
   type Job,
   type SliceScheduler,
@@ -173,6 +175,44 @@ describe('table views in slices', () => {
       buildOrderIndex(orderViewDef(spec), state.shownOrders).toArray(),
     );
     expect(viewProblems(state, NOW)).toEqual([]);
+  });
+
+  it('publishes a quick view at once, and a slower one a painted frame after its pass', () => {
+    const frames: (() => void)[] = [];
+    let clock = 0;
+    const base = new ManualSlices({ clock: () => clock });
+    const painting: SliceScheduler = {
+      later: (run) => base.later(run),
+      afterFrame: (run) => frames.push(run),
+      now: () => clock,
+    };
+    const store = createDeskStore({ now: () => NOW, slices: painting });
+    const rng = new Prng(3);
+    const orders = Array.from({ length: 500 }, (_, i) =>
+      makeOrder(rng, { number: i + 1, createdAt: NOW - i * 1000, status: 'paid' }),
+    );
+    store.getState().loadSnapshot({ orders });
+    // The clock stands still: the view is made in no time, in the acquiring call.
+    const quick = store.getState().acquireOrderView({ sort: 'createdAt', dir: 'asc' });
+    expect(store.getState().orderViews[quick.key]!.refs).toBe(1);
+    expect(store.getState().pendingViews).toEqual({});
+    expect(frames).toHaveLength(0);
+    // Every reading of the clock 5 ms later: past QUICK_VIEW_MS, its rows wait for a frame.
+    const ticking = () => (clock += 5);
+    painting.now = ticking;
+    const slow = store.getState().acquireOrderView({
+      sort: 'createdAt',
+      dir: 'asc',
+      statuses: ['paid'],
+    });
+    expect(store.getState().pendingViews[slow.key]?.phase).toBe('filtering');
+    base.runAll();
+    expect(store.getState().orderViews[slow.key]).toBeUndefined();
+    expect(frames).toHaveLength(1);
+    frames.shift()!();
+    expect(store.getState().orderViews[slow.key]!.refs).toBe(1);
+    expect(store.getState().pendingViews).toEqual({});
+    expect(QUICK_VIEW_MS).toBeLessThan(SLICE_MS);
   });
 
   it('stops the work of a view released before it is done', () => {

@@ -261,6 +261,13 @@ export function tickViews(views: ViewsState, now: number): Partial<ViewsState> {
 /** Unreferenced table views kept around (most recently used first) before being dropped. */
 const KEEP_UNUSED_VIEWS = 2;
 
+/**
+ * A view made within this many ms of being asked for (by the slice scheduler's clock) is
+ * published at once, in the frame of the input that asked for it; a slower one a painted frame
+ * after its pass (`AFTER_FRAME`).
+ */
+export const QUICK_VIEW_MS = 4;
+
 /** A handle on a maintained table view (see {@link ViewsActions.acquireOrderView}). */
 export interface OrderViewHandle {
   key: string;
@@ -344,6 +351,7 @@ export function createViewsSlice(context: {
 
     /** A view's rows in slices: its column first when missing, then one pass, caught up. */
     function* viewJob(key: string, spec: OrderViewSpec): Job<SortedIndex> {
+      const started = scheduler?.now() ?? 0;
       for (;;) {
         if (!get().sortColumns[spec.sort]) {
           yield* columnJob(spec.sort);
@@ -360,9 +368,10 @@ export function createViewsSlice(context: {
           state.sortColumns[spec.sort]!,
           Object.values(state.orderViews),
         );
-        // The table shown with these rows (a re-render, new rows laid out) in a frame of its
-        // own: not in the one of the pass's last slice, nor in the click's (a pass in one slice).
-        yield AFTER_FRAME;
+        // A quick view (a pass over a prepared column) is published at once: the click's frame
+        // shows its rows. A longer one is shown with these rows (a re-render, new rows laid
+        // out) in a frame of its own, not in the one of the pass's last slice.
+        if (scheduler !== null && scheduler.now() - started > QUICK_VIEW_MS) yield AFTER_FRAME;
         const caught = catchUpView(index, viewDefOf(spec), from, get().shownOrders);
         if (caught !== null) return caught;
       }
@@ -423,32 +432,36 @@ export function createViewsSlice(context: {
           draft.pendingViews[key]!.refs++;
         });
       const normalized = normalizeViewSpec(spec);
-      set((draft) => {
-        draft.pendingViews[key] = {
-          phase: state.sortColumns[normalized.sort] ? 'filtering' : 'sorting',
-          refs: 1,
-        };
-      });
+      // A view made in its first slice is published with no pending state before it.
+      let first = true;
       const run = runSliced(
         viewJob(key, normalized),
         (index) => {
           jobs.delete(key);
           set((draft) => {
             const pending = draft.pendingViews[key];
-            if (!pending) return;
+            if (!pending && !first) return;
             delete draft.pendingViews[key];
             draft.orderViews[key] = castDraft({
               key,
               spec: normalized,
               index,
-              refs: pending.refs,
+              refs: pending?.refs ?? 1,
               touched: ++viewSeq,
             });
           });
         },
         scheduler,
       );
-      if (!run.finished) jobs.set(key, run);
+      first = false;
+      if (run.finished) return;
+      jobs.set(key, run);
+      set((draft) => {
+        draft.pendingViews[key] = {
+          phase: draft.sortColumns[normalized.sort] ? 'filtering' : 'sorting',
+          refs: 1,
+        };
+      });
     };
 
     return {
