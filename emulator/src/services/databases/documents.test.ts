@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { PreparedDocument } from './documents.ts';
+import { documentModel, type ListRequest, type PreparedDocument } from './documents.ts';
 import type { SqlValue } from './structure.ts';
 import { testCollection, testStore } from './test-fixtures.ts';
 import { ftsTableOf, tablesOf } from './types.ts';
@@ -76,5 +76,71 @@ describe('Documents.update with the stored row', () => {
     expect(
       store.sql.prepare(`SELECT rowid FROM "${fts}" WHERE "${fts}" MATCH 'Souza'`).all(),
     ).toHaveLength(1);
+  });
+});
+
+describe('Documents.listModels', () => {
+  const listed = testCollection(fixture.catalog, {
+    id: 'listed',
+    attributes: [
+      ['string', { key: 'name', size: 80 }],
+      ['integer', { key: 'big', size: 8 }],
+      ['integer', { key: 'scores', array: true }],
+      ['boolean', { key: 'done' }],
+      ['float', { key: 'ratio' }],
+    ],
+  });
+  const database = fixture.catalog.getDatabase('test')!;
+  const request = (selections: string[] | null): ListRequest => ({
+    filters: { sql: '', params: [] },
+    permission: null,
+    cursor: null,
+    orderBy: 'd._seq ASC',
+    limit: 100,
+    offset: 0,
+    selections,
+  });
+
+  it('gives the models documentModel makes of the rows, selected or whole', () => {
+    const { documents } = fixture;
+    documents.insert(listed, [
+      {
+        ...prepared(
+          'l1',
+          { name: 'Ana', big: 7, scores: '[1,2]', done: 1, ratio: 0.5 },
+          '2026-01-01T00:00:01.000+00:00',
+        ),
+        permissions: ['read("any")', 'update("user:u1")'],
+      },
+      prepared(
+        'l2',
+        { name: null, big: null, scores: null, done: 0, ratio: null },
+        '2026-01-01T00:00:02.000+00:00',
+      ),
+    ]);
+    for (const selections of [null, ['name', 'scores'], []]) {
+      const rows = documents.list(listed, request(selections));
+      expect(rows).toHaveLength(2);
+      expect(documents.listModels(database, listed, request(selections))).toEqual(
+        rows.map((row) => documentModel(database, listed, row)),
+      );
+    }
+  });
+
+  it('keeps an integer beyond 2^53 exact', () => {
+    const { documents } = fixture;
+    documents.insert(listed, [
+      prepared(
+        'l3',
+        { name: 'Big', big: 2n ** 60n, scores: '[9007199254740993]', done: 0, ratio: 1 },
+        '2026-01-01T00:00:03.000+00:00',
+      ),
+    ]);
+    const models = documents.listModels(database, listed, request(null));
+    const rows = documents.list(listed, request(null));
+    expect(models).toEqual(rows.map((row) => documentModel(database, listed, row)));
+    expect(JSON.stringify(models.find((model) => model.$id === 'l3'))).toContain(
+      '"big":1152921504606846976,"scores":[9007199254740993]',
+    );
   });
 });

@@ -69,19 +69,23 @@ function sameSqlValue(stored: SqlValue | undefined, value: SqlValue): boolean {
 }
 
 /** Integers beyond 2^53 come back as bigints; others as numbers. */
+/** A value read with bigints: a number when it is a safe integer. */
+function fromBigInt(value: unknown): SqlValue {
+  return typeof value === 'bigint' &&
+    value >= BigInt(Number.MIN_SAFE_INTEGER) &&
+    value <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(value)
+    : (value as SqlValue);
+}
+
 function fromBigInts(row: Record<string, unknown>): Row {
   const out: Row = {};
-  for (const key in row) {
-    const value = row[key];
-    out[key] =
-      typeof value === 'bigint' &&
-      value >= BigInt(Number.MIN_SAFE_INTEGER) &&
-      value <= BigInt(Number.MAX_SAFE_INTEGER)
-        ? Number(value)
-        : (value as SqlValue);
-  }
+  for (const key in row) out[key] = fromBigInt(row[key]);
   return out;
 }
+
+/** The system columns before the attributes in a projection: `_seq, _uid, _createdAt, _updatedAt, _permissions`. */
+const PROJECTED_SYSTEM = 5;
 
 /** Replaces bigints by raw JSON numbers so `JSON.stringify` writes them exactly. */
 function exact(value: unknown): unknown {
@@ -142,9 +146,9 @@ export class Documents {
 
   /** `SELECT` columns for `selections` (null: every attribute). */
   private projection(collection: CollectionRecord, selections: string[] | null): string {
-    const keys = collection.attributes
-      .filter((attribute) => selections === null || selections.includes(attribute.key))
-      .map((attribute) => `d.${columnOf(attribute.key)}`);
+    const keys = this.selected(collection, selections).map(
+      (attribute) => `d.${columnOf(attribute.key)}`,
+    );
     return ['d._seq', 'd._uid', 'd._createdAt', 'd._updatedAt', 'd._permissions', ...keys].join(
       ', ',
     );
@@ -164,6 +168,66 @@ export class Documents {
   list(collection: CollectionRecord, request: ListRequest): Row[] {
     const { sql, params } = this.listSql(collection, request);
     return this.all(sql, params);
+  }
+
+  /**
+   * A page of documents as Appwrite's Document models ({@link documentModel}). The rows are read
+   * as arrays, in the projection's order: node:sqlite makes no object per row (at 100,000 orders
+   * read as the desk's first load reads them, 0.7 s of the backend's CPU against 0.9–2.1 s).
+   */
+  listModels(
+    database: DatabaseRecord,
+    collection: CollectionRecord,
+    request: ListRequest,
+  ): Record<string, unknown>[] {
+    const { sql, params } = this.listSql(collection, request);
+    const attributes = this.selected(collection, request.selections);
+    const statement = this.prepare(sql);
+    statement.setReturnArrays(true);
+    let rows: SqlValue[][];
+    try {
+      try {
+        rows = statement.all(...params) as unknown as SqlValue[][];
+      } catch (error) {
+        if (!isOutOfRange(error)) throw error;
+        statement.setReadBigInts(true);
+        try {
+          rows = (statement.all(...params) as unknown as unknown[][]).map((row) =>
+            row.map(fromBigInt),
+          );
+        } finally {
+          statement.setReadBigInts(false);
+        }
+      }
+    } finally {
+      statement.setReturnArrays(false);
+    }
+    return rows.map((row) => {
+      const model: Record<string, unknown> = {
+        $id: row[1],
+        $sequence: String(row[0]),
+        $collectionId: collection.id,
+        $databaseId: database.id,
+        $createdAt: row[2],
+        $updatedAt: row[3],
+        $permissions: permissionsOf(row[4]!),
+      };
+      for (let i = 0; i < attributes.length; i++) {
+        const attribute = attributes[i]!;
+        model[attribute.key] = exact(decodeValue(attribute, row[PROJECTED_SYSTEM + i]!));
+      }
+      return model;
+    });
+  }
+
+  /** The attributes `selections` reads (null: all), in the collection's order. */
+  private selected(
+    collection: CollectionRecord,
+    selections: string[] | null,
+  ): readonly AttributeRecord[] {
+    return selections === null
+      ? collection.attributes
+      : collection.attributes.filter((attribute) => selections.includes(attribute.key));
   }
 
   /** The list query's SQL (for `EXPLAIN QUERY PLAN` in tests). */
@@ -392,7 +456,13 @@ export function decodeRow(collection: CollectionRecord, row: Row): Record<string
 
 /** The permissions stored on a row. */
 export function rowPermissions(row: Row): string[] {
-  return JSON.parse(String(row._permissions)) as string[];
+  return permissionsOf(row._permissions!);
+}
+
+/** Stored permissions (a JSON list) as a list; `[]`, the most common, without parsing. */
+function permissionsOf(stored: SqlValue): string[] {
+  const text = String(stored);
+  return text === '[]' ? [] : (JSON.parse(text) as string[]);
 }
 
 /**

@@ -363,12 +363,12 @@ export class DatabasesStore {
   ): { total: number; documents: Record<string, unknown>[] } {
     const { collection, database } = target;
     const { request, reversed } = this.compileList(target, queries, false);
-    const rows = this.documents.list(collection, request);
-    if (reversed) rows.reverse();
+    const documents = this.documents.listModels(database, collection, request);
+    if (reversed) documents.reverse();
     const total = includeTotal
       ? this.documents.count(collection, request.filters, request.permission, COUNT_LIMIT)
       : 0;
-    return { total, documents: rows.map((row) => documentModel(database, collection, row)) };
+    return { total, documents };
   }
 
   /** The ids of every document `queries` match (all, unless a `limit` query is given), in order. */
