@@ -32,13 +32,26 @@ describe('a backend restarted or killed keeps its data', () => {
   });
 });
 
-describe('a container whose backend exits before it is ready', () => {
-  it("is started again on fresh ports, then fails with the backend's own words", async (context) => {
-    if (backend().kind !== 'container')
-      return context.skip(`the ${backend().kind} target starts no containers`);
+describe('a backend that exits before it is ready', () => {
+  const badSetting = { BACKEND_ABUSE: 'sometimes' };
+  const backendWords = 'BACKEND_ABUSE must be "enabled" or "disabled"';
+
+  it('fails with its own words; a container is first started again on fresh ports', async (context) => {
+    const kind = backend().kind;
+    if (kind === 'local') {
+      const { LocalBackend } = await import('../../scripts/lib/local-backend.ts');
+      const error = await new LocalBackend({ env: badSetting }).start().then(
+        () => null,
+        (failure: unknown) => failure as Error,
+      );
+      expect(error?.message).toMatch(/exited early/);
+      expect(error?.message).toContain(backendWords);
+      return;
+    }
+    if (kind !== 'container') return context.skip(`the ${kind} target starts no backend per test`);
     const { LocalBackendContainer } = await import('../targets/container.ts');
     const image = inject('backendImage');
-    const target = new LocalBackendContainer().withEnvironment({ BACKEND_ABUSE: 'sometimes' });
+    const target = new LocalBackendContainer().withEnvironment(badSetting);
     const lines: string[] = [];
     const log = console.log;
     console.log = (...args: unknown[]) => void lines.push(args.join(' '));
@@ -48,7 +61,7 @@ describe('a container whose backend exits before it is ready', () => {
         (failure: unknown) => failure as Error,
       );
       expect(error?.message).toMatch(/Log stream ended/);
-      expect(error?.message).toContain('BACKEND_ABUSE must be "enabled" or "disabled"');
+      expect(error?.message).toContain(backendWords);
     } finally {
       console.log = log;
     }
