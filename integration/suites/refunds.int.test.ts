@@ -56,6 +56,19 @@ async function paidOrder(): Promise<{ paid: PaidCheckout; order: OrderDocument }
   return { paid, order };
 }
 
+/** A customer's order, checked out and not paid (its PaymentIntent open). */
+async function unpaidCheckout(customerName: string, customerEmail: string) {
+  const customers = shop();
+  await customers.prepare();
+  const customer = await customers.arrive();
+  const answer = await customers.checkout(customer, {
+    items: customers.cart(new Random(seed++)),
+    customerName,
+    customerEmail,
+  });
+  return { customers, answer };
+}
+
 function act(who: WebUser, order: OrderDocument, body: Record<string, unknown>) {
   return execute(sessionClient(who.secret), FUNCTIONS.orderAction, {
     orderId: order.$id,
@@ -265,14 +278,7 @@ describe('refunds and cancels of card payments (order-action)', () => {
   });
 
   it('canceling an unpaid order cancels its PaymentIntent, so that it can no longer be paid', async () => {
-    const customers = shop();
-    await customers.prepare();
-    const customer = await customers.arrive();
-    const answer = await customers.checkout(customer, {
-      items: customers.cart(new Random(seed++)),
-      customerName: 'Una Unpaid',
-      customerEmail: 'una@example.test',
-    });
+    const { customers, answer } = await unpaidCheckout('Una Unpaid', 'una@example.test');
     const order = await readOrderDocument(answer.orderId);
     const canceled = await act(manager, order, { action: 'cancel' });
     expect(canceled.body).toMatchObject({ status: 'canceled', refundedCents: 0 });
@@ -284,14 +290,7 @@ describe('refunds and cancels of card payments (order-action)', () => {
   });
 
   it('expire-pending cancels the PaymentIntent of an order it expires: a card entered late is declined', async () => {
-    const customers = shop();
-    await customers.prepare();
-    const customer = await customers.arrive();
-    const answer = await customers.checkout(customer, {
-      items: customers.cart(new Random(seed++)),
-      customerName: 'Eve Expired',
-      customerEmail: 'eve@example.test',
-    });
+    const { customers, answer } = await unpaidCheckout('Eve Expired', 'eve@example.test');
     await new Databases(serverClient()).updateDocument({
       databaseId: DATABASE_ID,
       collectionId: COLLECTIONS.orders,
@@ -312,14 +311,7 @@ describe('refunds and cancels of card payments (order-action)', () => {
   });
 
   it('a payment that lands on an order canceled meanwhile is recorded and refunded in full', async () => {
-    const customers = shop();
-    await customers.prepare();
-    const customer = await customers.arrive();
-    const answer = await customers.checkout(customer, {
-      items: customers.cart(new Random(seed++)),
-      customerName: 'Lou Late',
-      customerEmail: 'lou@example.test',
-    });
+    const { customers, answer } = await unpaidCheckout('Lou Late', 'lou@example.test');
     // Canceled with its PaymentIntent left open: as when expire-pending stops between its commit
     // and its PaymentIntent's cancel.
     await new Databases(serverClient()).updateDocument({

@@ -68,7 +68,6 @@ function sameSqlValue(stored: SqlValue | undefined, value: SqlValue): boolean {
   );
 }
 
-/** Integers beyond 2^53 come back as bigints; others as numbers. */
 /** A value read with bigints: a number when it is a safe integer. */
 function fromBigInt(value: unknown): SqlValue {
   return typeof value === 'bigint' &&
@@ -78,6 +77,7 @@ function fromBigInt(value: unknown): SqlValue {
     : (value as SqlValue);
 }
 
+/** Integers beyond 2^53 come back as bigints; others as numbers. */
 function fromBigInts(row: Record<string, unknown>): Row {
   const out: Row = {};
   for (const key in row) out[key] = fromBigInt(row[key]);
