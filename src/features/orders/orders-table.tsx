@@ -169,7 +169,7 @@ export function OrdersTable({
   // Keys recycled: a sort or a filter reuses the rows' DOM for the orders it brings in.
   const [rowKeys] = useState(() => new RecycledRowKeys());
   const rowKey = useCallback(
-    (index: number, props: RowProps) => rowKeys.keyOf(index, props.ids.at(index)!, props),
+    (index: number, props: RowProps) => rowKeys.keyOf(index, props.ids, props),
     [rowKeys],
   );
   useEffect(() => benchTableRendered(ids.size), [ids.size]);

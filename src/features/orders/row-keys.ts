@@ -1,48 +1,104 @@
+/** The rows of a list, by index (a `SortedIndex` is one). */
+export interface RowIds {
+  at(index: number): string | undefined;
+  slice(start: number, end: number): string[];
+}
+
+/** Rows looked at past the previous render's count when a render starts (it may show more). */
+const LOOKAHEAD = 8;
+
 /**
- * Row keys that reuse a row's DOM for another order: an order keeps its key while it stays among
- * the rendered rows, and an order coming in takes the key of one that went out (the last rows of
- * the previous render first: those an order arriving at the top pushes out). A sort or a filter
- * then changes the text of the rows on screen instead of unmounting them all and mounting as
- * many (their elements made, styled and each given a compositing layer: `will-change`).
+ * Row keys that reuse a row's DOM for another order without making React move the rows around it.
+ *
+ * An order keeps its key while it stays among the rendered rows. An order coming in takes the
+ * key of one that went out only where React keeps every other row in place: React moves a row
+ * whose previous position is before that of a row already placed, so a gone row's key is given
+ * to a newcomer when its previous position lies between those of the rows kept around it (a sort
+ * or a filter, where every row is new: all of them, in order), or when only the newcomer itself
+ * moves (a scroll: the row gone at the top comes back at the bottom). Else the newcomer gets a
+ * new key: orders arriving at the top of the list are mounted there, and the rows below them are
+ * not all taken out and put back (a full restyle and layout of the table at every batch).
  *
  * `keyOf` is called for the rendered rows in order, once per render of the list: an index not
  * after the previous one, or another `pass` object, starts a render. A key is given at most once
  * in a render, so two rows never share one.
  */
 export class RecycledRowKeys {
-  #previous = new Map<string, number>();
-  #current = new Map<string, number>();
+  #previous = new Map<string, { key: number; position: number }>();
+  #current = new Map<string, { key: number; position: number }>();
   #used = new Set<number>();
-  #free: number[] = [];
+  /** Keys of rows gone since the previous render, by their previous position (ascending). */
+  #gone: { key: number; position: number }[] = [];
+  #goneNext = 0;
+  /** For each row of the render's window, the previous position of the next row kept. */
+  #keptAfter: number[] = [];
+  #start = 0;
+  #lastPlaced = -1;
   #lastIndex = Infinity;
   #pass: unknown = null;
   #next = 0;
 
-  keyOf(index: number, id: string, pass: unknown): number {
-    if (index <= this.#lastIndex || pass !== this.#pass) this.#start(pass);
+  keyOf(index: number, rows: RowIds, pass: unknown): number {
+    if (index <= this.#lastIndex || pass !== this.#pass) this.#begin(index, rows, pass);
     this.#lastIndex = index;
+    const id = rows.at(index)!;
     const held = this.#current.get(id);
-    if (held !== undefined) return held;
-    let key = this.#previous.get(id);
-    if (key === undefined || this.#used.has(key)) {
-      key = undefined;
-      while (key === undefined && this.#free.length > 0) {
-        const free = this.#free.pop()!;
-        if (!this.#used.has(free)) key = free;
-      }
-      key ??= this.#next++;
+    if (held !== undefined) return held.key;
+    const previous = this.#previous.get(id);
+    let key: number;
+    if (previous !== undefined && !this.#used.has(previous.key)) {
+      key = previous.key;
+      this.#lastPlaced = Math.max(this.#lastPlaced, previous.position);
+    } else {
+      key = this.#reused(index) ?? this.#next++;
     }
     this.#used.add(key);
-    this.#current.set(id, key);
+    this.#current.set(id, { key, position: this.#current.size });
     return key;
   }
 
-  #start(pass: unknown): void {
+  /** A gone row's key that moves no other row at `index`, if any. */
+  #reused(index: number): number | undefined {
+    const bound = this.#keptAfter[index - this.#start] ?? Infinity;
+    while (this.#goneNext < this.#gone.length) {
+      const gone = this.#gone[this.#goneNext]!;
+      if (this.#used.has(gone.key)) {
+        this.#goneNext++;
+        continue;
+      }
+      if (gone.position < this.#lastPlaced) {
+        this.#goneNext++;
+        return gone.key;
+      }
+      if (gone.position > bound) return undefined;
+      this.#goneNext++;
+      this.#lastPlaced = gone.position;
+      return gone.key;
+    }
+    return undefined;
+  }
+
+  #begin(start: number, rows: RowIds, pass: unknown): void {
     this.#pass = pass;
     if (this.#current.size > 0) this.#previous = this.#current;
     this.#current = new Map();
     this.#used = new Set();
-    this.#free = [...this.#previous.values()];
+    this.#start = start;
+    this.#lastPlaced = -1;
     this.#lastIndex = Infinity;
+    const window = rows.slice(start, start + this.#previous.size + LOOKAHEAD);
+    const shown = new Set(window);
+    this.#gone = [...this.#previous]
+      .filter(([id]) => !shown.has(id))
+      .map(([, held]) => held)
+      .sort((a, b) => a.position - b.position);
+    this.#goneNext = 0;
+    this.#keptAfter = new Array<number>(window.length);
+    let next = Infinity;
+    for (let i = window.length - 1; i >= 0; i--) {
+      this.#keptAfter[i] = next;
+      const kept = this.#previous.get(window[i]!);
+      if (kept !== undefined) next = kept.position;
+    }
   }
 }
