@@ -66,9 +66,11 @@ describe('response compression (as Appwrite: by Accept-Encoding, above 1 KB)', (
       expect(answer.body.length).toBeLessThan(plain.body.length / 2);
       expect(JSON.parse(decode(answer.body).toString('utf8'))).toEqual(json);
     }
-    // Preference by q-value; brotli among equals; a refused coding is not used.
+    // Preference by q-value; among equals the one named first (a browser's `gzip, deflate, br,
+    // zstd`: gzip); a refused coding is not used.
     expect((await get(path, 'gzip;q=1, br;q=0.5')).headers['content-encoding']).toBe('gzip');
-    expect((await get(path, 'gzip, deflate, br')).headers['content-encoding']).toBe('br');
+    expect((await get(path, 'gzip, deflate, br, zstd')).headers['content-encoding']).toBe('gzip');
+    expect((await get(path, 'br, gzip')).headers['content-encoding']).toBe('br');
     expect((await get(path, 'br;q=0, *')).headers['content-encoding']).toBe('gzip');
     expect((await get(path, 'identity')).headers['content-encoding']).toBeUndefined();
   });
