@@ -57,22 +57,19 @@ export class RecycledRowKeys {
     return key;
   }
 
-  /** A gone row's key that moves no other row at `index`, if any. */
+  /**
+   * A gone row's key for the newcomer at `index`, if React would move no row but the newcomer:
+   * one whose previous position is before a row already placed (only it moves), or before the
+   * next row kept (nothing moves).
+   */
   #reused(index: number): number | undefined {
     const bound = this.#keptAfter[index - this.#start] ?? Infinity;
-    while (this.#goneNext < this.#gone.length) {
+    for (; this.#goneNext < this.#gone.length; this.#goneNext++) {
       const gone = this.#gone[this.#goneNext]!;
-      if (this.#used.has(gone.key)) {
-        this.#goneNext++;
-        continue;
-      }
-      if (gone.position < this.#lastPlaced) {
-        this.#goneNext++;
-        return gone.key;
-      }
-      if (gone.position > bound) return undefined;
+      if (this.#used.has(gone.key)) continue;
+      if (gone.position > this.#lastPlaced && gone.position > bound) return undefined;
       this.#goneNext++;
-      this.#lastPlaced = gone.position;
+      this.#lastPlaced = Math.max(this.#lastPlaced, gone.position);
       return gone.key;
     }
     return undefined;
@@ -88,10 +85,8 @@ export class RecycledRowKeys {
     this.#lastIndex = Infinity;
     const window = rows.slice(start, start + this.#previous.size + LOOKAHEAD);
     const shown = new Set(window);
-    this.#gone = [...this.#previous]
-      .filter(([id]) => !shown.has(id))
-      .map(([, held]) => held)
-      .sort((a, b) => a.position - b.position);
+    // The previous render's rows were held in their order: the gone ones come out by position.
+    this.#gone = [...this.#previous].filter(([id]) => !shown.has(id)).map(([, held]) => held);
     this.#goneNext = 0;
     this.#keptAfter = new Array<number>(window.length);
     let next = Infinity;
