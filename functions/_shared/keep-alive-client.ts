@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AppwriteException, Client, type Payload } from 'node-appwrite';
-import { mayHoldBigInteger } from '../../src/lib/json-bigint-fast.ts';
+import { mayHoldBigInteger } from '../../domain/json-integers.ts';
 
 type Headers = Record<string, string>;
 

@@ -1,4 +1,4 @@
-import { Presences, Realtime, Databases as WebDatabases, Teams as WebTeams } from 'appwrite';
+import { Presences, Realtime, Teams as WebTeams } from 'appwrite';
 import { Databases, Query, Teams, type Client } from 'node-appwrite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_PRODUCTS } from '../../scripts/lib/demo-data.ts';
@@ -224,7 +224,7 @@ describe('the desk store against the local backend (issue 3)', () => {
       realtime = new Realtime(manager.client);
       const ports = appwriteSyncPorts({
         realtime,
-        databases: new WebDatabases(manager.client),
+        client: manager.client,
         teams: new WebTeams(manager.client),
         presences: new Presences(manager.client),
       });

@@ -1,7 +1,8 @@
 import jsonBigint from 'json-bigint/index.js';
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../../store/testing.ts';
-import fastJsonBigintModule, { fastJsonBigint, mayHoldBigInteger } from './json-bigint-fast.ts';
+import { mayHoldBigInteger } from '../../domain/json-integers.ts';
+import fastJsonBigintModule, { fastJsonBigint } from './json-bigint-fast.ts';
 
 /** The Appwrite SDK's reviver: json-bigint's big numbers become Number when safe, else BigInt. */
 function sdkReviver(_key: string, value: unknown): unknown {

@@ -1,4 +1,4 @@
-import type { Databases, Presences, Realtime, Teams } from 'appwrite';
+import type { Client, Presences, Realtime, Teams } from 'appwrite';
 import { DATABASE_ID, DESK_TEAM_ID } from '../../domain/ids.ts';
 import type { DocumentMeta } from '../../domain/order.ts';
 import type { SyncedCollection } from '../records/changes.ts';
@@ -10,6 +10,7 @@ import {
   type SnapshotPort,
   type Timers,
 } from '../sync/ports.ts';
+import { listDocumentsViaBlob } from './document-pages.ts';
 import { toAppError } from './errors.ts';
 
 /**
@@ -162,7 +163,8 @@ export function createAppwriteRealtimePort(
 
 /** The SDK services the snapshot port reads with. */
 export interface SnapshotSdk {
-  databases: Pick<Databases, 'listDocuments'>;
+  /** Documents are read with it through {@link listDocumentsViaBlob}. */
+  client: Client;
   teams: Pick<Teams, 'listMemberships'>;
   presences: Pick<Presences, 'list'>;
 }
@@ -182,7 +184,7 @@ export function createAppwriteSnapshotPort(sdk: SnapshotSdk): SnapshotPort {
       return { documents: page.presences as unknown as DocumentMeta[], total: page.total };
     }
     // No total: the backend would count the matches of every page (and nothing here reads it).
-    const page = await sdk.databases.listDocuments({
+    const page = await listDocumentsViaBlob(sdk.client, {
       databaseId: DATABASE_ID,
       collectionId: collection,
       queries,
