@@ -17,6 +17,8 @@ export interface Cookie {
 export interface Reply {
   status: number;
   body?: unknown;
+  /** The JSON body as text already (sent as `body` would be, compressed alike); instead of `body`. */
+  json?: string;
   raw?: { data: Buffer | Uint8Array | string | Readable | FileBody; contentType: string };
   headers?: Record<string, string>;
   cookies?: Cookie[];

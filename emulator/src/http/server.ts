@@ -285,13 +285,13 @@ function send(res: ServerResponse, reply: Reply, origin: string | undefined): vo
     res.end(reply.raw.data);
     return;
   }
-  if (reply.status === 204 || reply.body === undefined) {
+  if (reply.status === 204 || (reply.body === undefined && reply.json === undefined)) {
     res.writeHead(reply.status, headers);
     res.end();
     return;
   }
   headers['Content-Type'] = 'application/json; charset=UTF-8';
-  writeBody(res, reply.status, headers, JSON.stringify(reply.body));
+  writeBody(res, reply.status, headers, reply.json ?? JSON.stringify(reply.body));
 }
 
 /** Answers an error in Appwrite's shape; unexpected errors become a logged 500 with a reference. */

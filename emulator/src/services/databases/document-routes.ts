@@ -187,11 +187,14 @@ function listDocuments(ctx: RequestContext): Reply {
   const target = documentTarget(ctx);
   const queries = parseQueries(ctx.input.queries);
   const includeTotal = bool(ctx.input, 'total', true);
-  return ok(
-    store(ctx).transactions.read(txId, target.caller, () =>
+  const answer = store(ctx).transactions.read(
+    txId,
+    target.caller,
+    () =>
+      store(ctx).listDocumentsJson(target, queries, includeTotal) ??
       store(ctx).listDocuments(target, queries, includeTotal),
-    ),
   );
+  return typeof answer === 'string' ? { status: 200, json: answer } : ok(answer);
 }
 
 /** `getDocument`; with `transactionId`, over the transaction's staged operations. */

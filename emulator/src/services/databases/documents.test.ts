@@ -144,3 +144,82 @@ describe('Documents.listModels', () => {
     );
   });
 });
+
+describe('Documents.listJson', () => {
+  const database = fixture.catalog.getDatabase('test')!;
+  const request = (selections: string[] | null): ListRequest => ({
+    filters: { sql: '', params: [] },
+    permission: null,
+    cursor: null,
+    orderBy: 'd._seq ASC',
+    limit: 100,
+    offset: 0,
+    selections,
+  });
+  const texts = [
+    'Ana "the best" \\ Silva',
+    'tab\there, line\nbreak, cr\r, \b\f, unit separator \u001f, escape \u001b, del \u007f',
+    'Zoë, 東京, emoji 🍩, separators \u2028 \u2029, </script>',
+    '',
+    "O'Brien",
+  ];
+
+  it('writes each document as JSON.stringify writes its model, for every kind it takes', () => {
+    const written = testCollection(fixture.catalog, {
+      id: 'written',
+      attributes: [
+        ['string', { key: 'name', size: 200 }],
+        ['email', { key: 'email' }],
+        ['enum', { key: 'status', elements: ['paid', 'ready'] }],
+        ['datetime', { key: 'paidAt' }],
+        ['integer', { key: 'big', size: 8 }],
+        ['boolean', { key: 'done' }],
+        ['string', { key: 'tags', size: 40, array: true }],
+        ['boolean', { key: 'flags', array: true }],
+      ],
+    });
+    const { documents } = fixture;
+    documents.insert(
+      written,
+      texts.map((name, i) => ({
+        ...prepared(
+          `w${i}`,
+          {
+            name,
+            email: i % 2 ? null : `a${i}@example.com`,
+            status: i % 2 ? 'paid' : 'ready',
+            paidAt: i % 2 ? null : '2026-01-01T00:00:00.000+00:00',
+            big: i === 0 ? 2n ** 62n : i === 1 ? null : -i,
+            done: i === 1 ? null : i % 2,
+            tags: i === 1 ? null : JSON.stringify([name, 'x']),
+            flags: JSON.stringify([true, false]),
+          },
+          `2026-01-01T00:00:0${i}.000+00:00`,
+        ),
+        permissions: i === 0 ? ['read("any")', 'update("user:u1")'] : [],
+      })),
+    );
+    for (const selections of [null, ['name', 'done'], []]) {
+      const models = documents.listModels(database, written, request(selections));
+      expect(models).toHaveLength(texts.length);
+      expect(documents.listJson(database, written, request(selections))).toEqual(
+        models.map((model) => JSON.stringify(model)),
+      );
+    }
+  });
+
+  it('declines a collection with a float or an integer list (SQLite would write them otherwise)', () => {
+    const floats = testCollection(fixture.catalog, {
+      id: 'floats',
+      attributes: [
+        ['string', { key: 'name', size: 20 }],
+        ['float', { key: 'ratio' }],
+        ['integer', { key: 'scores', array: true }],
+      ],
+    });
+    expect(fixture.documents.listJson(database, floats, request(null))).toBeNull();
+    expect(fixture.documents.listJson(database, floats, request(['ratio']))).toBeNull();
+    expect(fixture.documents.listJson(database, floats, request(['scores']))).toBeNull();
+    expect(fixture.documents.listJson(database, floats, request(['name']))).toEqual([]);
+  });
+});

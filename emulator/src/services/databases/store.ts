@@ -371,6 +371,26 @@ export class DatabasesStore {
     return { total, documents };
   }
 
+  /**
+   * {@link listDocuments}'s answer as its JSON text, written by SQLite (`Documents.listJson`);
+   * null when the collection's attributes need the models.
+   */
+  listDocumentsJson(
+    target: DocumentTarget,
+    queries: Query[],
+    includeTotal: boolean,
+  ): string | null {
+    const { collection, database } = target;
+    const { request, reversed } = this.compileList(target, queries, false);
+    const documents = this.documents.listJson(database, collection, request);
+    if (documents === null) return null;
+    if (reversed) documents.reverse();
+    const total = includeTotal
+      ? this.documents.count(collection, request.filters, request.permission, COUNT_LIMIT)
+      : 0;
+    return `{"total":${total},"documents":[${documents.join(',')}]}`;
+  }
+
   /** The ids of every document `queries` match (all, unless a `limit` query is given), in order. */
   private matchingIds(target: DocumentTarget, queries: Query[]): string[] {
     const { request, reversed } = this.compileList(target, queries, true);
