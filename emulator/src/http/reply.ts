@@ -18,7 +18,7 @@ export interface Reply {
   status: number;
   body?: unknown;
   /** The JSON body as text already (sent as `body` would be, compressed alike); instead of `body`. */
-  json?: string;
+  json?: string | Buffer;
   raw?: { data: Buffer | Uint8Array | string | Readable | FileBody; contentType: string };
   headers?: Record<string, string>;
   cookies?: Cookie[];

@@ -194,7 +194,7 @@ function listDocuments(ctx: RequestContext): Reply {
       store(ctx).listDocumentsJson(target, queries, includeTotal) ??
       store(ctx).listDocuments(target, queries, includeTotal),
   );
-  return typeof answer === 'string' ? { status: 200, json: answer } : ok(answer);
+  return Buffer.isBuffer(answer) ? { status: 200, json: answer } : ok(answer);
 }
 
 /** `getDocument`; with `transactionId`, over the transaction's staged operations. */

@@ -202,9 +202,10 @@ describe('Documents.listJson', () => {
     for (const selections of [null, ['name', 'done'], []]) {
       const models = documents.listModels(database, written, request(selections));
       expect(models).toHaveLength(texts.length);
-      expect(documents.listJson(database, written, request(selections))).toEqual(
-        models.map((model) => JSON.stringify(model)),
-      );
+      const listed = documents
+        .listJson(database, written, request(selections))!
+        .map((bytes) => new TextDecoder().decode(bytes));
+      expect(listed).toEqual(models.map((model) => JSON.stringify(model)));
     }
   });
 

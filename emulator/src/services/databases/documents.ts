@@ -240,7 +240,7 @@ export class Documents {
   }
 
   /**
-   * A page of documents as the JSON text of each Document model, written by SQLite
+   * A page of documents as the JSON text (UTF-8) of each Document model, written by SQLite
    * (`json_object`) byte for byte as `JSON.stringify` writes {@link listModels}'s models; null
    * when an attribute read is one SQLite would write otherwise (a float: SQLite prints 15
    * significant digits, JavaScript the shortest exact form; an integer list). The desk's first
@@ -251,7 +251,7 @@ export class Documents {
     database: DatabaseRecord,
     collection: CollectionRecord,
     request: ListRequest,
-  ): string[] | null {
+  ): Uint8Array[] | null {
     const attributes = this.selected(collection, request.selections);
     const values = attributes.map(jsonValueSql);
     if (values.includes(null)) return null;
@@ -265,11 +265,13 @@ export class Documents {
       `'$permissions', json(d._permissions)`,
       ...attributes.map((attribute, i) => `${sqlText(attribute.key)}, ${values[i]}`),
     ];
-    const { sql, params } = this.listSql(collection, request, `json_object(${fields.join(', ')})`);
+    // As bytes (a BLOB): no string made of them here, they go out as they are.
+    const projection = `CAST(json_object(${fields.join(', ')}) AS BLOB)`;
+    const { sql, params } = this.listSql(collection, request, projection);
     const statement = this.prepare(sql);
     statement.setReturnArrays(true);
     try {
-      return (statement.all(...params) as unknown as [string][]).map((row) => row[0]);
+      return (statement.all(...params) as unknown as [Uint8Array][]).map((row) => row[0]);
     } finally {
       statement.setReturnArrays(false);
     }

@@ -169,6 +169,9 @@ function sameValue(a: unknown, b: unknown): boolean {
   return false;
 }
 
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}');
+
 /**
  * The Databases service's store: the schema catalog, the documents, and the rules of document
  * access (permissions, document security, structure, `X-Appwrite-Timestamp`); every document
@@ -372,14 +375,14 @@ export class DatabasesStore {
   }
 
   /**
-   * {@link listDocuments}'s answer as its JSON text, written by SQLite (`Documents.listJson`);
+   * {@link listDocuments}'s answer as its JSON text (UTF-8), written by SQLite (`Documents.listJson`);
    * null when the collection's attributes need the models.
    */
   listDocumentsJson(
     target: DocumentTarget,
     queries: Query[],
     includeTotal: boolean,
-  ): string | null {
+  ): Buffer | null {
     const { collection, database } = target;
     const { request, reversed } = this.compileList(target, queries, false);
     const documents = this.documents.listJson(database, collection, request);
@@ -388,7 +391,10 @@ export class DatabasesStore {
     const total = includeTotal
       ? this.documents.count(collection, request.filters, request.permission, COUNT_LIMIT)
       : 0;
-    return `{"total":${total},"documents":[${documents.join(',')}]}`;
+    const parts: Uint8Array[] = [Buffer.from(`{"total":${total},"documents":[`)];
+    documents.forEach((document, i) => parts.push(...(i ? [COMMA, document] : [document])));
+    parts.push(CLOSE);
+    return Buffer.concat(parts);
   }
 
   /** The ids of every document `queries` match (all, unless a `limit` query is given), in order. */
