@@ -1,6 +1,7 @@
 /**
- * JSON texts of Appwrite's REST and realtime APIs, read as its SDKs read them: an integer beyond
- * 2^53 keeps its exact value (the SDKs parse with json-bigint), every other value as `JSON.parse`.
+ * JSON texts of Appwrite's REST and realtime APIs: its SDKs parse them with json-bigint so that an
+ * integer beyond 2^53 keeps its exact value. A text that cannot hold one reads the same with the
+ * native `JSON.parse`, several times faster.
  */
 
 /**
@@ -18,23 +19,4 @@ const LEADING_EXPONENT = /^\s*-?\d+(?:\.\d+)?[eE]/;
  */
 export function mayHoldBigInteger(text: string): boolean {
   return SIXTEEN_DIGITS.test(text) || EXPONENT.test(text) || LEADING_EXPONENT.test(text);
-}
-
-/**
- * Keeps integers beyond 2^53 exact as the SDK does: a safe integer stays a number, a 64-bit one
- * becomes a `BigInt`, from the token's own text (`context.source`, where the engine gives it).
- */
-function exactIntegers(_key: string, value: unknown, context?: { source?: string }): unknown {
-  if (typeof value !== 'number' || Number.isSafeInteger(value)) return value;
-  const source = context?.source;
-  if (source === undefined || !/^-?\d+$/.test(source)) return value;
-  const big = BigInt(source);
-  return big >= -(2n ** 63n) && big < 2n ** 63n ? big : value;
-}
-
-/** A JSON text of Appwrite's REST API, parsed with its integers as the SDK keeps them. */
-export function parseAppwriteJson(text: string): unknown {
-  return mayHoldBigInteger(text)
-    ? JSON.parse(text, exactIntegers as (key: string, value: unknown) => unknown)
-    : JSON.parse(text);
 }

@@ -85,4 +85,41 @@ describe('listDocumentsViaBlob (the snapshot page reader)', () => {
       expect(code).toBeGreaterThanOrEqual(400);
     }
   });
+
+  it('keeps an integer beyond 2^53 exact, as the SDK does (a BigInt)', async () => {
+    const bigId = uniqueTestId('pgbig');
+    await databases().createCollection({
+      databaseId,
+      collectionId: bigId,
+      name: 'Big',
+      permissions: [Permission.read(Role.any())],
+    });
+    await databases().createIntegerAttribute({
+      databaseId,
+      collectionId: bigId,
+      key: 'big',
+      required: false,
+      min: -(2 ** 62),
+      max: 2 ** 62,
+    });
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const { attributes } = (await databases().listAttributes({
+        databaseId,
+        collectionId: bigId,
+      })) as { attributes: { status: string }[] };
+      if (attributes.every((a) => a.status === 'available')) break;
+      await sleep(50);
+    }
+    await databases().createDocument({
+      databaseId,
+      collectionId: bigId,
+      documentId: ID.unique(),
+      data: { big: 2n ** 60n },
+    });
+    const params = { databaseId, collectionId: bigId, queries: [Query.limit(10)] };
+    const page = await listDocumentsViaBlob(webClient(), params);
+    const expected = await new WebDatabases(webClient()).listDocuments(params);
+    expect((page.documents[0] as Record<string, unknown>)['big']).toBe(2n ** 60n);
+    expect(page.documents).toEqual(expected.documents);
+  });
 });

@@ -1,5 +1,5 @@
-import { AppwriteException, type Client, type Databases } from 'appwrite';
-import { parseAppwriteJson } from '../../domain/json-integers.ts';
+import { AppwriteException, Databases, type Client } from 'appwrite';
+import { mayHoldBigInteger } from '../../domain/json-integers.ts';
 
 /** The `listDocuments` parameters the snapshot reads with. */
 export interface ListDocumentsParams {
@@ -18,23 +18,27 @@ type DocumentList = Awaited<ReturnType<Databases['listDocuments']>>;
  * `prepareRequest`: project, session, locale), the same answer and errors, but the body is taken
  * as a `Blob` and read from it. Chromium reads a large `Response` through `text()` on the page's
  * main thread in small steps (about 200 ms for 5 MB of JSON here); as a `Blob` the browser
- * process collects it, and reading the `Blob` takes a third of that (docs/benchmarks.md).
+ * process collects it, and reading the `Blob` takes a third of that (docs/benchmarks.md). A page
+ * that may hold an integer beyond 2^53 is asked again through the SDK, which keeps it exact.
  */
 export async function listDocumentsViaBlob(
   client: Client,
-  { databaseId, collectionId, queries, total }: ListDocumentsParams,
+  params: ListDocumentsParams,
 ): Promise<DocumentList> {
+  const { databaseId, collectionId, queries, total } = params;
   const path = `/databases/${encodeURIComponent(databaseId)}/collections/${encodeURIComponent(collectionId)}/documents`;
-  const params: Record<string, unknown> = {};
-  if (queries !== undefined) params['queries'] = queries;
-  if (total !== undefined) params['total'] = total;
+  const payload: Record<string, unknown> = {};
+  if (queries !== undefined) payload['queries'] = queries;
+  if (total !== undefined) payload['total'] = total;
   const headers = { 'X-Appwrite-Project': client.config.project, accept: 'application/json' };
   const url = new URL(client.config.endpoint + path);
-  const { uri, options } = client.prepareRequest('GET', url, headers, params);
+  const { uri, options } = client.prepareRequest('GET', url, headers, payload);
   const response = await fetch(uri, options);
   const text = await (await response.blob()).text();
+  // An integer beyond 2^53 is read by the SDK itself (json-bigint), as it reads every answer.
+  if (mayHoldBigInteger(text)) return new Databases(client).listDocuments(params);
   const json = response.headers.get('content-type')?.includes('application/json');
-  const data = (json ? parseAppwriteJson(text) : { message: text }) as Record<string, unknown>;
+  const data = (json ? JSON.parse(text) : { message: text }) as Record<string, unknown>;
   if (response.status >= 400) {
     throw new AppwriteException(
       String(data['message'] ?? text),
