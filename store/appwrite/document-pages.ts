@@ -17,8 +17,8 @@ type DocumentList = Awaited<ReturnType<Databases['listDocuments']>>;
  * `Databases.listDocuments` for pages of thousands of documents: the same request (the SDK's
  * `prepareRequest`: project, session, locale), the same answer and errors, but the body is taken
  * as a `Blob` and read from it. Chromium reads a large `Response` through `text()` on the page's
- * main thread in small steps (about 200 ms for 5 MB of JSON here); as a `Blob` the browser
- * process collects it, and reading the `Blob` takes a third of that (docs/benchmarks.md). A page
+ * main thread in small steps (190–430 ms for 5 MB of JSON here); as a `Blob` the browser
+ * process collects it, and `blob()` then its `text()` take 90–150 ms (docs/benchmarks.md). A page
  * that may hold an integer beyond 2^53 is asked again through the SDK, which keeps it exact.
  */
 export async function listDocumentsViaBlob(

@@ -392,7 +392,10 @@ export class DatabasesStore {
       ? this.documents.count(collection, request.filters, request.permission, COUNT_LIMIT)
       : 0;
     const parts: Uint8Array[] = [Buffer.from(`{"total":${total},"documents":[`)];
-    documents.forEach((document, i) => parts.push(...(i ? [COMMA, document] : [document])));
+    for (const [i, document] of documents.entries()) {
+      if (i > 0) parts.push(COMMA);
+      parts.push(document);
+    }
     parts.push(CLOSE);
     return Buffer.concat(parts);
   }
