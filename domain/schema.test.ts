@@ -76,6 +76,20 @@ describe('entity schema', () => {
     // An unreadable value gives the (frozen, shared) fallback, never written to.
     expect(b).toMatchObject({ currency: 'eur', owner: 'u1' });
     expect(b.items).toBe(fallback);
+    // The same text read again gives the same value, frozen: records share it, none changes it.
+    const again = recordFromDocument(
+      LINE,
+      docWith({ currency: 'eur', items: ` ${items}`.slice(1) }),
+    );
+    expect(again.items).toBe(a.items);
+    expect(Object.isFrozen(a.items) && Object.isFrozen(a.items[0])).toBe(true);
+    expect(() => (a.items as { sku: string }[]).push({ sku: 'p2' })).toThrow(TypeError);
+    const other = recordFromDocument(
+      LINE,
+      docWith({ currency: 'eur', items: '[{"sku":"p2","qty":1}]' }),
+    );
+    expect(other.items).toEqual([{ sku: 'p2', qty: 1 }]);
+    expect(other.items).not.toBe(a.items);
     expect([shareString('eur'), shareString(7), shareString(null)]).toEqual(['eur', 7, null]);
     // Long strings are copied (never a slice of the response's text), short ones kept.
     const page = JSON.stringify({ a: 'someone@example.test' });
