@@ -366,7 +366,7 @@ function compileReader(schema: EntitySchema, copy: 'whole' | 'list'): Reader {
     json: typeof parseJson,
     absent: unknown[],
     share: typeof shareString,
-    sharedJson: typeof parseShared,
+    readShared: typeof parseShared,
     own: typeof ownString,
   ) => Reader;
   return make(parseTime, parseJson, absent, shareString, parseShared, ownString);

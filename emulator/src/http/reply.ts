@@ -17,8 +17,8 @@ export interface Cookie {
 export interface Reply {
   status: number;
   body?: unknown;
-  /** The JSON body as text already (sent as `body` would be, compressed alike); instead of `body`. */
-  json?: string | Buffer;
+  /** The JSON body as bytes already (sent as `body` would be, compressed alike); instead of `body`. */
+  json?: Buffer;
   raw?: { data: Buffer | Uint8Array | string | Readable | FileBody; contentType: string };
   headers?: Record<string, string>;
   cookies?: Cookie[];

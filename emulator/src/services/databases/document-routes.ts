@@ -187,14 +187,10 @@ function listDocuments(ctx: RequestContext): Reply {
   const target = documentTarget(ctx);
   const queries = parseQueries(ctx.input.queries);
   const includeTotal = bool(ctx.input, 'total', true);
-  const answer = store(ctx).transactions.read(
-    txId,
-    target.caller,
-    () =>
-      store(ctx).listDocumentsJson(target, queries, includeTotal) ??
-      store(ctx).listDocuments(target, queries, includeTotal),
+  const body = store(ctx).transactions.read(txId, target.caller, () =>
+    store(ctx).listDocumentsBody(target, queries, includeTotal),
   );
-  return Buffer.isBuffer(answer) ? { status: 200, json: answer } : ok(answer);
+  return { status: 200, json: body };
 }
 
 /** `getDocument`; with `transactionId`, over the transaction's staged operations. */

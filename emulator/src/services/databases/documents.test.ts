@@ -20,6 +20,17 @@ const collection = testCollection(fixture.catalog, {
   ],
 });
 
+/** A first page in insertion order, of the `selections` (null: every attribute). */
+const request = (selections: string[] | null): ListRequest => ({
+  filters: { sql: '', params: [] },
+  permission: null,
+  cursor: null,
+  orderBy: 'd._seq ASC',
+  limit: 100,
+  offset: 0,
+  selections,
+});
+
 function prepared(uid: string, values: Record<string, SqlValue>, updatedAt: string) {
   return {
     uid,
@@ -91,15 +102,6 @@ describe('Documents.listModels', () => {
     ],
   });
   const database = fixture.catalog.getDatabase('test')!;
-  const request = (selections: string[] | null): ListRequest => ({
-    filters: { sql: '', params: [] },
-    permission: null,
-    cursor: null,
-    orderBy: 'd._seq ASC',
-    limit: 100,
-    offset: 0,
-    selections,
-  });
 
   it('gives the models documentModel makes of the rows, selected or whole', () => {
     const { documents } = fixture;
@@ -147,15 +149,6 @@ describe('Documents.listModels', () => {
 
 describe('Documents.listJson', () => {
   const database = fixture.catalog.getDatabase('test')!;
-  const request = (selections: string[] | null): ListRequest => ({
-    filters: { sql: '', params: [] },
-    permission: null,
-    cursor: null,
-    orderBy: 'd._seq ASC',
-    limit: 100,
-    offset: 0,
-    selections,
-  });
   const texts = [
     'Ana "the best" \\ Silva',
     'tab\there, line\nbreak, cr\r, \b\f, unit separator \u001f, escape \u001b, del \u007f',

@@ -358,35 +358,20 @@ export class DatabasesStore {
     };
   }
 
-  /** A page of documents the caller may read, and how many match (at most 5,000; 0 unless `includeTotal`). */
-  listDocuments(
-    target: DocumentTarget,
-    queries: Query[],
-    includeTotal: boolean,
-  ): { total: number; documents: Record<string, unknown>[] } {
-    const { collection, database } = target;
-    const { request, reversed } = this.compileList(target, queries, false);
-    const documents = this.documents.listModels(database, collection, request);
-    if (reversed) documents.reverse();
-    const total = includeTotal
-      ? this.documents.count(collection, request.filters, request.permission, COUNT_LIMIT)
-      : 0;
-    return { total, documents };
-  }
-
   /**
-   * {@link listDocuments}'s answer as its JSON text (UTF-8), written by SQLite (`Documents.listJson`);
-   * null when the collection's attributes need the models.
+   * A page of documents the caller may read, and how many match (at most 5,000; 0 unless
+   * `includeTotal`), as the JSON bytes of the answer: each document written by SQLite
+   * (`Documents.listJson`), or stringified from its model when the collection's attributes need
+   * it (the same bytes either way).
    */
-  listDocumentsJson(
-    target: DocumentTarget,
-    queries: Query[],
-    includeTotal: boolean,
-  ): Buffer | null {
+  listDocumentsBody(target: DocumentTarget, queries: Query[], includeTotal: boolean): Buffer {
     const { collection, database } = target;
     const { request, reversed } = this.compileList(target, queries, false);
-    const documents = this.documents.listJson(database, collection, request);
-    if (documents === null) return null;
+    const documents =
+      this.documents.listJson(database, collection, request) ??
+      this.documents
+        .listModels(database, collection, request)
+        .map((model) => Buffer.from(JSON.stringify(model)));
     if (reversed) documents.reverse();
     const total = includeTotal
       ? this.documents.count(collection, request.filters, request.permission, COUNT_LIMIT)
