@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AppwriteException, Client, type Payload } from 'node-appwrite';
-import { mayHoldBigInteger } from '../../domain/json-integers.ts';
+import { holdsUnsafeInteger } from '../../domain/json-integers.ts';
 
 type Headers = Record<string, string>;
 
@@ -19,11 +19,12 @@ function stringify(value: unknown): string {
 }
 
 /**
- * JSON as the SDK parses it: integers beyond 2^53 that fit 64 bits become bigints. The reviver
- * (slow) only runs when the text may hold one.
+ * JSON as the SDK parses it: integers beyond 2^53 that fit 64 bits become bigints. The text is
+ * read again with the reviver (slow) only when it holds one.
  */
 function parse(text: string): unknown {
-  if (!mayHoldBigInteger(text)) return JSON.parse(text);
+  const value: unknown = JSON.parse(text);
+  if (!holdsUnsafeInteger(value)) return value;
   return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) => {
     if (typeof value !== 'number' || Number.isSafeInteger(value)) return value;
     const source = context?.source;

@@ -1,5 +1,5 @@
 import jsonBigint from 'json-bigint/index.js';
-import { mayHoldBigInteger } from '../../domain/json-integers.ts';
+import { holdsUnsafeInteger } from '../../domain/json-integers.ts';
 
 /**
  * `json-bigint` with a native fast path, for the Appwrite web SDK (vite.config.ts aliases the
@@ -7,10 +7,10 @@ import { mayHoldBigInteger } from '../../domain/json-integers.ts';
  *
  * The SDK parses every REST response and every realtime message with json-bigint, a parser in
  * JavaScript, so that integers beyond 2^53 keep their value; its reviver only turns json-bigint's
- * big numbers (number tokens of over 15 characters) into BigInt or Number. Such an integer is
- * written with 16 digits in a row or with an exponent, so a text with neither parses to the same
- * value with the browser's `JSON.parse` (several times faster, and the reviver would change
- * nothing); any other text goes through json-bigint. Serialising stays json-bigint's (it writes
+ * big numbers (number tokens of over 15 characters) into BigInt or Number: the value differs
+ * from the browser's `JSON.parse` (several times faster) only for an integer beyond 2^53. A text
+ * is read with `JSON.parse`, and again with json-bigint when what it read holds an integer
+ * beyond the safe range ({@link holdsUnsafeInteger}). Serialising stays json-bigint's (it writes
  * BigInt).
  */
 export function fastJsonBigint(
@@ -18,8 +18,10 @@ export function fastJsonBigint(
 ): ReturnType<typeof jsonBigint> {
   const original = jsonBigint(options);
   return {
-    parse: (text, reviver) =>
-      mayHoldBigInteger(text) ? original.parse(text, reviver) : JSON.parse(text),
+    parse: (text, reviver) => {
+      const value: unknown = JSON.parse(text);
+      return holdsUnsafeInteger(value) ? original.parse(text, reviver) : value;
+    },
     stringify: original.stringify,
   };
 }

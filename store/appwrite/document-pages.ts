@@ -1,5 +1,5 @@
 import { AppwriteException, Databases, type Client } from 'appwrite';
-import { mayHoldBigInteger } from '../../domain/json-integers.ts';
+import { holdsUnsafeInteger } from '../../domain/json-integers.ts';
 
 /** The `listDocuments` parameters the snapshot reads with. */
 export interface ListDocumentsParams {
@@ -19,7 +19,8 @@ type DocumentList = Awaited<ReturnType<Databases['listDocuments']>>;
  * as a `Blob` and read from it. Chromium reads a large `Response` through `text()` on the page's
  * main thread in small steps (190–430 ms for 5 MB of JSON here); as a `Blob` the browser
  * process collects it, and `blob()` then its `text()` take 90–150 ms (docs/benchmarks.md). A page
- * that may hold an integer beyond 2^53 is asked again through the SDK, which keeps it exact.
+ * holding an integer beyond 2^53 ({@link holdsUnsafeInteger}) is asked again through the SDK,
+ * which keeps it exact.
  */
 export async function listDocumentsViaBlob(
   client: Client,
@@ -35,10 +36,10 @@ export async function listDocumentsViaBlob(
   const { uri, options } = client.prepareRequest('GET', url, headers, payload);
   const response = await fetch(uri, options);
   const text = await (await response.blob()).text();
-  // An integer beyond 2^53 is read by the SDK itself (json-bigint), as it reads every answer.
-  if (mayHoldBigInteger(text)) return new Databases(client).listDocuments(params);
   const json = response.headers.get('content-type')?.includes('application/json');
   const data = (json ? JSON.parse(text) : { message: text }) as Record<string, unknown>;
+  // An integer beyond 2^53 is read by the SDK itself (json-bigint), as it reads every answer.
+  if (holdsUnsafeInteger(data)) return new Databases(client).listDocuments(params);
   if (response.status >= 400) {
     throw new AppwriteException(
       String(data['message'] ?? text),
