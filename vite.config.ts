@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const unitFiles = [
@@ -12,8 +13,20 @@ const unitFiles = [
   'integration/support/**/*.test.ts',
 ];
 
+/** Hashed build assets never change under their name: a returning browser keeps them. */
+const immutableAssets: Plugin = {
+  name: 'livedesk-immutable-assets',
+  configurePreviewServer(server) {
+    server.middlewares.use((req, res, next) => {
+      if (req.url?.startsWith('/assets/'))
+        res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      next();
+    });
+  },
+};
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), immutableAssets],
   resolve: {
     // The Appwrite SDK's JSON parser, with the browser's JSON.parse where it gives the same value.
     alias: [
