@@ -1,35 +1,46 @@
 import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+import { LocationStore } from './location-store.ts';
 
 /**
  * A small history router: the URL is the state; `navigate()` pushes or replaces it and every
- * `useLocation()` re-renders. Route matching is {@link matchPath} in paths.ts.
+ * `useLocation()` re-renders. The browser's history is written after the frame that shows the
+ * navigation ({@link LocationStore}). Route matching is {@link matchPath} in paths.ts.
  */
-const listeners = new Set<() => void>();
+const appLocation =
+  typeof window === 'undefined'
+    ? null
+    : new LocationStore({
+        read: () => window.location.pathname + window.location.search,
+        write: ({ to, replace }) =>
+          replace
+            ? window.history.replaceState(null, '', to)
+            : window.history.pushState(null, '', to),
+        afterPaint: (run) => {
+          // No frames in a hidden page: written in a task then.
+          if (document.visibilityState === 'hidden') setTimeout(run, 0);
+          else requestAnimationFrame(() => setTimeout(run, 0));
+        },
+      });
 
-function notify(): void {
-  for (const listener of [...listeners]) listener();
+if (appLocation) {
+  window.addEventListener('popstate', () => appLocation.moved());
+  window.addEventListener('pagehide', () => appLocation.flush());
 }
 
-if (typeof window !== 'undefined') window.addEventListener('popstate', notify);
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-const snapshot = () => window.location.pathname + window.location.search;
+const noSubscription = () => () => {};
 
 /** Goes to `to` (a path with an optional query), adding a history entry unless `replace`. */
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
-  if (to === snapshot()) return;
-  if (options.replace) window.history.replaceState(null, '', to);
-  else window.history.pushState(null, '', to);
-  notify();
+  appLocation?.navigate(to, options.replace ?? false);
 }
 
 /** The current path and query, as `/orders?status=paid`. */
 export function useHref(): string {
-  return useSyncExternalStore(subscribe, snapshot, () => '/');
+  return useSyncExternalStore(
+    appLocation?.subscribe ?? noSubscription,
+    appLocation?.current ?? (() => '/'),
+    () => '/',
+  );
 }
 
 /** The current `pathname` and `search` (re-renders on navigation). */
