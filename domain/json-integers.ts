@@ -8,8 +8,9 @@
  * Whether a value read with `JSON.parse` holds a number that is an integer beyond the safe range
  * (±(2^53 − 1)) or not finite. Only such a number can differ from what json-bigint reads in the
  * text (an integer token beyond 2^53, rounded; a token beyond the doubles, which json-bigint
- * refuses); when there is none, `JSON.parse` read every number exactly. A walk of the parsed value: ~1–2 ms for a page of 5,000 orders, where scanning its
- * 3.6 MB of text for long digit runs and exponents took ~10 ms.
+ * refuses); when there is none, `JSON.parse` read every number exactly. A walk of the parsed
+ * value: ~1–2 ms for a page of 5,000 orders, where scanning its 3.6 MB of text for long digit
+ * runs and exponents took ~10 ms.
  */
 export function holdsUnsafeInteger(value: unknown): boolean {
   if (typeof value === 'number')
