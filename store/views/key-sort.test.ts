@@ -82,4 +82,28 @@ describe('sortRowsByText', () => {
       }
     }
   });
+
+  it('sorts texts sharing long prefixes, short ones and any code units, in runs beyond a slice', () => {
+    const rng = new Prng(29);
+    const stems = ['customer-0000', 'a', '', '\u0000\u0000', 'ab\u0000', '\uffff\uffff', '😀', 'é'];
+    const n = 4 * STEP + 17;
+    const keys = Array.from({ length: n }, (_, i) =>
+      i % 97 === 0
+        ? null
+        : // One stem for a long run (more than a slice of rows share its first six code units).
+          (i % 3 === 0 ? stems[0]! : rng.pick(stems)) +
+          String.fromCharCode(rng.int(0, 3)) +
+          rng.id().slice(0, rng.int(0, 4)),
+    );
+    expect([...drain(sortRowsByText(rows(n), keys))]).toEqual(
+      stable(n, (a, b) => {
+        const x = keys[a]!;
+        const y = keys[b]!;
+        if (x === y) return 0;
+        if (x === null) return 1;
+        if (y === null) return -1;
+        return x < y ? -1 : 1;
+      }),
+    );
+  });
 });

@@ -13,7 +13,7 @@ import {
 } from './order-views.ts';
 import { matchingSlots } from './search-index.ts';
 import { drain, sortInSlices, STEP, type Job } from './sliced.ts';
-import { radixSortRows, sortRowsByText } from './key-sort.ts';
+import { radixSortRows, rowNumbers, sortRowsByText } from './key-sort.ts';
 import { compareEntries, INDEX_CHUNK, SortedIndex, type IndexEntry } from './sorted-index.ts';
 
 /**
@@ -109,12 +109,6 @@ class ColumnRead {
       (this.texts ??= []).push(value);
     }
   };
-}
-
-function rowNumbers(count: number): Uint32Array {
-  const rows = new Uint32Array(count);
-  for (let r = 0; r < count; r++) rows[r] = r;
-  return rows;
 }
 
 /** The entries of `rows[start..end)`, in that order. */
