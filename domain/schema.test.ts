@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ACTIVITY_SCHEMA, PRODUCT_SCHEMA } from './entities.ts';
 import { ORDER_SCHEMA } from './order.ts';
 import {
+  deepFreeze,
   documentDataFrom,
   entity,
   field,
@@ -152,5 +153,15 @@ describe('entity schema', () => {
       imageFileId: null,
       sortOrder: 0,
     });
+  });
+});
+
+describe('deepFreeze', () => {
+  it('freezes a value and everything in it, and gives it back; primitives pass through', () => {
+    const value = { items: [{ sku: 'p1', tags: ['a'] }], note: { text: 'x' } };
+    expect(deepFreeze(value)).toBe(value);
+    for (const part of [value, value.items, value.items[0], value.items[0]!.tags, value.note])
+      expect(Object.isFrozen(part)).toBe(true);
+    expect([deepFreeze(null), deepFreeze(7), deepFreeze('s')]).toEqual([null, 7, 's']);
   });
 });

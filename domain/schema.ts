@@ -294,10 +294,16 @@ function shareJson(value: unknown, fallback: unknown): unknown {
 const SHARED_JSON_MAX = 20_000;
 const sharedJson = new Map<string, unknown>();
 
-function freezeDeep(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+/**
+ * Freezes `value` and everything in it, walking arrays and objects without allocating key lists
+ * (it runs for every record of every realtime event); returns `value`.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   Object.freeze(value);
-  for (const item of Object.values(value)) freezeDeep(item);
+  if (Array.isArray(value)) for (const item of value as unknown[]) deepFreeze(item);
+  else for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
+  return value;
 }
 
 /**
@@ -312,7 +318,7 @@ function parseShared(text: unknown, fallback: unknown): unknown {
   if (held !== undefined) return held;
   const value = shareJson(parseJson(text, fallback), fallback);
   if (value === fallback) return value;
-  freezeDeep(value);
+  deepFreeze(value);
   if (sharedJson.size < SHARED_JSON_MAX) sharedJson.set(ownString(text), value);
   return value;
 }

@@ -8,6 +8,7 @@ import {
 import { DATABASE_ID } from '../../domain/ids.ts';
 import { ORDER_SCHEMA, type Order, type OrderDocumentData } from '../../domain/order.ts';
 import {
+  deepFreeze,
   fieldsOfType,
   listFields,
   recordFromDocument as convert,
@@ -50,18 +51,6 @@ export function channelOf(collection: SyncedCollection): string {
 const CHANNELS = new Map<string, SyncedCollection>(
   SYNCED_COLLECTIONS.map((collection) => [channelOf(collection), collection]),
 );
-
-/**
- * Freezes `value` and everything in it, walking arrays and objects without allocating key lists
- * (it runs for every record of every realtime event).
- */
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  if (Array.isArray(value)) for (const item of value as unknown[]) deepFreeze(item);
-  else for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
-  return value;
-}
 
 /** The fields of each collection's records that hold objects (JSON; the rest are primitives). */
 const NESTED = Object.fromEntries(

@@ -1,5 +1,5 @@
 import { ORDER_SCHEMA, type Order } from '../../domain/order.ts';
-import { shareString, type FieldSpec } from '../../domain/schema.ts';
+import { deepFreeze, shareString, type FieldSpec } from '../../domain/schema.ts';
 import { CHUNK_SLOTS, type Chunk } from '../records/entity-table.ts';
 
 /**
@@ -432,13 +432,6 @@ export class SnapshotEncoder {
     });
     return out;
   }
-}
-
-/** Freezes `value` and everything in it (a JSON value of a dictionary, shared by many orders). */
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const item of Object.values(value)) deepFreeze(item);
 }
 
 /** A segment's columns as views of its buffer, checked (sizes, offsets, indexes, text lengths). */
