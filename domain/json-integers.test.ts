@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdsUnsafeInteger } from './json-integers.ts';
+import { holdsUnsafeInteger, ownString, ownStrings } from './json-integers.ts';
 
 describe('holdsUnsafeInteger', () => {
   it('is false for a page of ordinary documents', () => {
@@ -25,5 +25,21 @@ describe('holdsUnsafeInteger', () => {
   it('is false for fractions', () => {
     for (const text of ['0.1234567890123456789', '-1.5', '1e-400'])
       expect(holdsUnsafeInteger(JSON.parse(text)), text).toBe(false);
+  });
+});
+
+describe('ownString and ownStrings', () => {
+  it('copy long strings (never a slice of a parsed text) and keep short ones and other values', () => {
+    const page = JSON.stringify({ a: 'someone@example.test' });
+    const cut = page.slice(6, 26);
+    expect(ownString(cut)).toBe('someone@example.test');
+    expect([ownString('eur'), ownString(null), ownString(7)]).toEqual(['eur', null, 7]);
+    const value = { id: cut, list: [cut, 'eur', 1n, { deep: cut }], none: null };
+    expect(ownStrings(value)).toBe(value);
+    expect(value).toEqual({
+      id: 'someone@example.test',
+      list: ['someone@example.test', 'eur', 1n, { deep: 'someone@example.test' }],
+      none: null,
+    });
   });
 });

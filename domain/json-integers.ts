@@ -24,3 +24,25 @@ export function holdsUnsafeInteger(value: unknown): boolean {
     if (holdsUnsafeInteger((value as Record<string, unknown>)[key])) return true;
   return false;
 }
+
+/**
+ * A string of its own: json-bigint cuts long strings out of the text it parses, and V8 keeps such
+ * a slice as a pointer into its parent, so one field kept in a record would keep a whole page of
+ * documents alive. The copy holds only its own characters. (`JSON.parse` makes every string its
+ * own.)
+ */
+export function ownString<T>(value: T): T {
+  return typeof value === 'string' && value.length >= 13 ? ((' ' + value).slice(1) as T) : value;
+}
+
+/** `value` (read by json-bigint) with every long string in it replaced by {@link ownString}'s copy, in place. */
+export function ownStrings<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return ownString(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = ownStrings(value[i]);
+    return value;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key in object) object[key] = ownStrings(object[key]);
+  return value;
+}

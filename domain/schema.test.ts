@@ -8,7 +8,7 @@ import {
   field,
   fieldsOfType,
   listFields,
-  ownString,
+  parseTime,
   recordFromDocument,
   shareString,
   type DocumentMeta,
@@ -92,11 +92,37 @@ describe('entity schema', () => {
     expect(other.items).toEqual([{ sku: 'p2', qty: 1 }]);
     expect(other.items).not.toBe(a.items);
     expect([shareString('eur'), shareString(7), shareString(null)]).toEqual(['eur', 7, null]);
-    // Long strings are copied (never a slice of the response's text), short ones kept.
-    const page = JSON.stringify({ a: 'someone@example.test' });
-    const cut = page.slice(6, 26);
-    expect(ownString(cut)).toBe('someone@example.test');
-    expect([ownString('eur'), ownString(null)]).toEqual(['eur', null]);
+  });
+
+  it("reads times as Date.parse does: Appwrite's form from its digits, any other through Date.parse", () => {
+    const start = Date.UTC(1999, 11, 31, 23, 59, 59, 999);
+    for (let i = 0; i < 5_000; i++) {
+      const iso = new Date(start + i * 7_919_993_117).toISOString().replace('Z', '+00:00');
+      expect(parseTime(iso)).toBe(Date.parse(iso));
+    }
+    for (const text of [
+      '2024-02-29T12:00:00.000+00:00',
+      '2023-02-29T12:00:00.000+00:00',
+      '2100-02-29T00:00:00.000+00:00',
+      '2000-02-29T00:00:00.000+00:00',
+      '2026-04-31T00:00:00.000+00:00',
+      '2026-13-01T00:00:00.000+00:00',
+      '2026-00-10T00:00:00.000+00:00',
+      '2026-01-00T00:00:00.000+00:00',
+      '2026-01-01T24:00:00.000+00:00',
+      '2026-01-01T23:60:00.000+00:00',
+      '2026-01-01T23:59:60.000+00:00',
+      '2026-01-01T23:59:59.000+01:00',
+      '2026-01-01T23:59:59.000-00:00',
+      '0099-01-01T00:00:00.000+00:00',
+      '2026-0a-01T00:00:00.000+00:00',
+      '2026-01-01 00:00:00.000+00:00',
+      '2026-01-01T00:00:00.000Z',
+      '2026-01-01T00:00:00+00:00',
+      'not a time at all, 29 chars.',
+    ])
+      expect(parseTime(text), text).toBe(Number.isNaN(Date.parse(text)) ? null : Date.parse(text));
+    expect([parseTime(null), parseTime(undefined), parseTime('')]).toEqual([null, null, null]);
   });
 
   it('gives absent fields their default, fallback, null or (required) a placeholder', () => {

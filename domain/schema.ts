@@ -6,6 +6,8 @@
  * edit: a line in the entity's `fields`.
  */
 
+import { ownString } from './json-integers.ts';
+
 /** System fields every Appwrite document carries. */
 export interface DocumentMeta {
   $id: string;
@@ -199,8 +201,50 @@ export type DocumentOf<S extends EntitySchema> = DocumentMeta & DocumentDataOf<S
 /** Parses an ISO date (or null) to epoch milliseconds (or null). */
 export function parseTime(value: string | null | undefined): number | null {
   if (value === null || value === undefined || value === '') return null;
-  const ms = Date.parse(value);
+  const ms = appwriteTimeMs(value) ?? Date.parse(value);
   return Number.isNaN(ms) ? null : ms;
+}
+
+/** Each separator's position and code unit in Appwrite's times, `2026-11-28T21:58:14.360+00:00`. */
+const TIME_SEPARATORS = [4, 45, 7, 45, 10, 84, 13, 58, 16, 58, 19, 46, 23, 43, 26, 58];
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * The epoch milliseconds of a time in the one form Appwrite writes (UTC, milliseconds, `+00:00`),
+ * read from its digits: three times faster than `Date.parse`, which a snapshot of 100,000 orders
+ * would call half a million times. Null for any other text, or a field out of its range (left to
+ * `Date.parse`).
+ */
+function appwriteTimeMs(value: string): number | null {
+  if (value.length !== 29) return null;
+  for (let i = 0; i < TIME_SEPARATORS.length; i += 2)
+    if (value.charCodeAt(TIME_SEPARATORS[i]!) !== TIME_SEPARATORS[i + 1]) return null;
+  const year = twoDigits(value, 0) * 100 + twoDigits(value, 2);
+  const month = twoDigits(value, 5);
+  const day = twoDigits(value, 8);
+  const hour = twoDigits(value, 11);
+  const minute = twoDigits(value, 14);
+  const second = twoDigits(value, 17);
+  const ms = twoDigits(value, 20) * 10 + digit(value, 22);
+  const offset = twoDigits(value, 24) * 100 + twoDigits(value, 27);
+  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 1 : 0;
+  if (
+    !(year >= 1000 && month >= 1 && month <= 12 && day >= 1) ||
+    !(day <= DAYS_IN_MONTH[month - 1]! + leap && hour <= 23 && minute <= 59 && second <= 59) ||
+    !(ms >= 0 && offset === 0)
+  )
+    return null;
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+}
+
+/** The number of the two digits at `at`, or NaN when either is not a digit. */
+function twoDigits(value: string, at: number): number {
+  return digit(value, at) * 10 + digit(value, at + 1);
+}
+
+function digit(value: string, at: number): number {
+  const code = value.charCodeAt(at) - 48;
+  return code >= 0 && code <= 9 ? code : NaN;
 }
 
 /** Formats epoch milliseconds (or null) as Appwrite's ISO form, or null. */
@@ -249,8 +293,8 @@ const sharedStrings = new Map<string, string>();
 
 /**
  * One copy of a repeated string: the first one read of that value, as a string of its own
- * ({@link ownString}, made once per value, not per read). The SDK parses responses in JavaScript
- * (json-bigint), so without this every record holds its own copy of `"eur"`, `"fulfilled"` or a
+ * ({@link ownString}, made once per value, not per read). Each response is parsed into strings
+ * of its own, so without this every record holds its own copy of `"eur"`, `"fulfilled"` or a
  * staff member's id.
  */
 export function shareString<T>(value: T): T {
@@ -260,16 +304,6 @@ export function shareString<T>(value: T): T {
   const own = ownString(value);
   if (sharedStrings.size < SHARED_MAX) sharedStrings.set(own, own);
   return own;
-}
-
-/**
- * A string of its own: a long string read from a response may be a slice of the response's
- * whole text (json-bigint cuts values out of it, and V8 keeps a slice as a pointer into its
- * parent), and one such field kept in a record keeps the whole page of documents alive. The copy
- * holds only its own characters.
- */
-export function ownString<T>(value: T): T {
-  return typeof value === 'string' && value.length >= 13 ? ((' ' + value).slice(1) as T) : value;
 }
 
 /** A parsed JSON value with its strings (in arrays and objects) shared; in place, when parsed. */
@@ -334,7 +368,7 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 function compileReader(schema: EntitySchema, copy: 'whole' | 'list'): Reader {
   const absent: unknown[] = [];
   const parts = [
-    'id: o(d.$id)',
+    'id: d.$id',
     'createdAt: Date.parse(d.$createdAt)',
     'updatedAt: Date.parse(d.$updatedAt)',
   ];
@@ -354,9 +388,7 @@ function compileReader(schema: EntitySchema, copy: 'whole' | 'list'): Reader {
               : `j(d.${key}, a[${i}])`
             : shared
               ? `s(d.${key} ?? a[${i}])`
-              : spec.type === 'string' || spec.type === 'email'
-                ? `o(d.${key} ?? a[${i}])`
-                : `d.${key} ?? a[${i}]`;
+              : `d.${key} ?? a[${i}]`;
     parts.push(`${key}: ${value}`);
   }
   const make = new Function(
@@ -365,7 +397,6 @@ function compileReader(schema: EntitySchema, copy: 'whole' | 'list'): Reader {
     'a',
     's',
     'sj',
-    'o',
     `return (d) => ({ ${parts.join(', ')} });`,
   ) as (
     time: typeof parseTime,
@@ -373,9 +404,8 @@ function compileReader(schema: EntitySchema, copy: 'whole' | 'list'): Reader {
     absent: unknown[],
     share: typeof shareString,
     readShared: typeof parseShared,
-    own: typeof ownString,
   ) => Reader;
-  return make(parseTime, parseJson, absent, shareString, parseShared, ownString);
+  return make(parseTime, parseJson, absent, shareString, parseShared);
 }
 
 /** What a record holds for a field its document lacks (see {@link recordFromDocument}). */

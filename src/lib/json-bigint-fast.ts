@@ -1,5 +1,5 @@
 import jsonBigint from 'json-bigint/index.js';
-import { holdsUnsafeInteger } from '../../domain/json-integers.ts';
+import { holdsUnsafeInteger, ownStrings } from '../../domain/json-integers.ts';
 
 /**
  * `json-bigint` with a native fast path, for the Appwrite web SDK (vite.config.ts aliases the
@@ -10,8 +10,9 @@ import { holdsUnsafeInteger } from '../../domain/json-integers.ts';
  * big numbers (number tokens of over 15 characters) into BigInt or Number: the value differs
  * from the browser's `JSON.parse` (several times faster) only for an integer beyond 2^53. A text
  * is read with `JSON.parse`, and again with json-bigint when what it read holds an integer
- * beyond the safe range ({@link holdsUnsafeInteger}). Serialising stays json-bigint's (it writes
- * BigInt).
+ * beyond the safe range ({@link holdsUnsafeInteger}); the strings json-bigint cuts out of the text are
+ * then copied ({@link ownStrings}), as `JSON.parse` makes them. Serialising stays json-bigint's
+ * (it writes BigInt).
  */
 export function fastJsonBigint(
   options?: Parameters<typeof jsonBigint>[0],
@@ -20,7 +21,7 @@ export function fastJsonBigint(
   return {
     parse: (text, reviver) => {
       const value: unknown = JSON.parse(text);
-      return holdsUnsafeInteger(value) ? original.parse(text, reviver) : value;
+      return holdsUnsafeInteger(value) ? ownStrings(original.parse(text, reviver)) : value;
     },
     stringify: original.stringify,
   };
