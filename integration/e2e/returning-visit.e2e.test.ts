@@ -107,6 +107,10 @@ describe('a returning visit (browser)', () => {
         { timeout: 30_000 },
       )
       .toBe(true);
+    // Written by the page's snapshot writer worker, off its main thread.
+    expect(ana.page.workers().map((worker) => worker.url())).toContainEqual(
+      expect.stringContaining('idb-writer'),
+    );
     await ana.page.close();
 
     // While away: Ben claims one order, a new one comes in, one is deleted.

@@ -123,4 +123,22 @@ describe('idbSnapshots (IndexedDB)', () => {
       vi.unstubAllGlobals();
     }
   });
+
+  it('does writes one after another; refuses an urgent one while another is under way; clears after what came before', async () => {
+    const storage = idbSnapshots();
+    const first = storage.write('orders:p2:u1', everything(7));
+    const urgent = storage.write('orders:p2:u1', { ...everything(8), urgent: true });
+    await expect(urgent).rejects.toThrow(/under way/);
+    await first;
+    expect(readPersisted(await storage.get('orders:p2:u1'), SNAPSHOT_VERSION)?.watermark).toBe(7);
+    // Nothing under way: the urgent write is put at once.
+    await storage.write('orders:p2:u1', { ...everything(9), urgent: true });
+    expect(readPersisted(await storage.get('orders:p2:u1'), SNAPSHOT_VERSION)?.watermark).toBe(9);
+    // A write asked for before sign-out is done before the clear, never after it.
+    const late = storage.write('orders:p2:u2', everything(10));
+    await clearSnapshots();
+    await late;
+    expect(await storage.get('orders:p2:u1')).toBeUndefined();
+    expect(await storage.get('orders:p2:u2')).toBeUndefined();
+  });
 });

@@ -1,55 +1,124 @@
-import { clear, createStore, promisifyRequest, type UseStore } from 'idb-keyval';
-import { measureLatest, timelineNow } from '../sync/marks.ts';
+import { promisifyRequest } from 'idb-keyval';
+import { measureLatest } from '../sync/marks.ts';
 import type { SnapshotStorage, SnapshotWrite, StoredSnapshot } from '../sync/persist.ts';
-
-/** The IndexedDB database and object store the desk's snapshots are kept in. */
-const DB_NAME = 'livedesk-snapshots';
-const STORE_NAME = 'snapshots';
-/**
- * Segments put per task of a write (a page of about 0.27 MB: its structured clone takes 18–21 ms
- * on 2 loaded cores); the next is put from the last put's success callback, a task of its own,
- * which keeps the transaction alive.
- */
-const SEGMENTS_PER_TASK = 1;
+import {
+  deleteAllSnapshots,
+  deleteSnapshot,
+  firstScreenOf,
+  segmentsOf,
+  snapshotStore,
+  writeSnapshot,
+  type WriterReply,
+  type WriterRequest,
+} from './idb-writes.ts';
 
 /** Where the key of the last snapshot written is remembered, for the next visit to read it early. */
 const LAST_KEY = 'livedesk:snapshot-key';
 
-let db: UseStore | null = null;
 /** Set by {@link clearSnapshots} (sign-out): writes are refused until a new desk opens. */
 let blocked = false;
 
-function store(): UseStore {
-  return (db ??= createStore(DB_NAME, STORE_NAME));
+/**
+ * The snapshot writes and deletes of this page, one after another in the order asked: through
+ * the writer worker (`idb-writer.worker.ts`) where the page can start one, else on the page (a
+ * context without workers, or after the worker failed). An urgent write (the page is being left,
+ * when a worker may be stopped before it commits) is put on the page at once, and only when
+ * nothing else is under way: it is refused otherwise, and what is kept stays the last write that
+ * committed (its watermark tells the next visit where to catch up from).
+ */
+class SnapshotWriter {
+  /** undefined: not started yet; null: none (no workers here, or it failed). */
+  #worker: Worker | null | undefined = undefined;
+  #nextId = 1;
+  readonly #replies = new Map<number, (error: string | null) => void>();
+  #queue: Promise<unknown> = Promise.resolve();
+  #pending = 0;
+
+  write(key: string, write: SnapshotWrite): Promise<void> {
+    if (!write.urgent) return this.#enqueue(() => this.#write(key, write));
+    if (this.#pending > 0) return Promise.reject(new Error('A snapshot write is under way.'));
+    return writeSnapshot(key, write, (started) => measureLatest('snapshot-clone', started));
+  }
+
+  delete(key: string): Promise<void> {
+    return this.#enqueue(() => this.#ask({ id: 0, op: 'delete', key }, () => deleteSnapshot(key)));
+  }
+
+  clear(): Promise<void> {
+    return this.#enqueue(() => this.#ask({ id: 0, op: 'clear' }, deleteAllSnapshots));
+  }
+
+  #enqueue(task: () => Promise<void>): Promise<void> {
+    this.#pending++;
+    const done = this.#queue.then(task).finally(() => this.#pending--);
+    this.#queue = done.catch(() => {});
+    return done;
+  }
+
+  async #write(key: string, write: SnapshotWrite): Promise<void> {
+    if (blocked) return;
+    const worker = this.#started();
+    if (worker === null)
+      return writeSnapshot(key, write, (started) => measureLatest('snapshot-clone', started));
+    const id = this.#nextId++;
+    const { segments, ...rest } = write;
+    const reply = this.#reply(id);
+    worker.postMessage({ id, op: 'begin', key, write: rest } satisfies WriterRequest);
+    for (const [chunk, segment] of segments) {
+      // One segment a task: each copy is 1–2 ms of the page's main thread.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const started = performance.now();
+      worker.postMessage({ id, op: 'segment', chunk, segment } satisfies WriterRequest);
+      measureLatest('snapshot-clone', started);
+    }
+    worker.postMessage({ id, op: 'commit' } satisfies WriterRequest);
+    return reply;
+  }
+
+  /** `request` through the worker; `here` on the page without one, or when the worker failed it. */
+  #ask(request: WriterRequest, here: () => Promise<void>): Promise<void> {
+    const worker = this.#started();
+    if (worker === null) return here();
+    const id = this.#nextId++;
+    const reply = this.#reply(id);
+    worker.postMessage({ ...request, id });
+    return reply.catch(here);
+  }
+
+  #reply(id: number): Promise<void> {
+    return new Promise((resolve, reject) =>
+      this.#replies.set(id, (error) => (error === null ? resolve() : reject(new Error(error)))),
+    );
+  }
+
+  #started(): Worker | null {
+    if (this.#worker !== undefined) return this.#worker;
+    if (typeof Worker !== 'function') return (this.#worker = null);
+    try {
+      const worker = new Worker(new URL('./idb-writer.worker.ts', import.meta.url), {
+        type: 'module',
+      });
+      worker.onmessage = ({ data }: MessageEvent<WriterReply>) => {
+        this.#replies.get(data.id)?.(data.error);
+        this.#replies.delete(data.id);
+      };
+      worker.onerror = worker.onmessageerror = () => this.#failed(worker);
+      return (this.#worker = worker);
+    } catch {
+      return (this.#worker = null);
+    }
+  }
+
+  /** The worker failed: what it had is refused (kept as it was), and the page writes from now on. */
+  #failed(worker: Worker): void {
+    worker.terminate();
+    this.#worker = null;
+    for (const reply of this.#replies.values()) reply('The snapshot writer stopped.');
+    this.#replies.clear();
+  }
 }
 
-/** The key of `key`'s first screen (a string after every segment's page number). */
-function firstScreenOf(key: string): IDBValidKey {
-  return [key, 'screen'];
-}
-
-/** The keys of `key`'s segments: `[key, chunk]` (arrays sort after every string key). */
-function segmentsOf(key: string): IDBKeyRange {
-  return IDBKeyRange.bound([key, 0], [key, Infinity]);
-}
-
-/** Puts `entries` in batches, a task each (all at once when `urgent`); resolves when all are put. */
-function putAll(
-  objects: IDBObjectStore,
-  entries: readonly [IDBValidKey, unknown][],
-  urgent: boolean,
-): void {
-  let next = 0;
-  const batch = () => {
-    const started = timelineNow();
-    const end = urgent ? entries.length : Math.min(entries.length, next + SEGMENTS_PER_TASK);
-    let last: IDBRequest | null = null;
-    for (; next < end; next++) last = objects.put(entries[next]![1], entries[next]![0]);
-    measureLatest('snapshot-clone', started);
-    if (last && next < entries.length) last.onsuccess = batch;
-  };
-  batch();
-}
+const writer = new SnapshotWriter();
 
 /**
  * The persisted snapshots in IndexedDB (`idb-keyval`'s database, one object store): per snapshot
@@ -62,7 +131,7 @@ export function idbSnapshots(): SnapshotStorage {
   blocked = false;
   return {
     get: (key) =>
-      store()('readonly', async (objects): Promise<StoredSnapshot | undefined> => {
+      snapshotStore()('readonly', async (objects): Promise<StoredSnapshot | undefined> => {
         const range = segmentsOf(key);
         const [header, keys, values] = await Promise.all([
           promisifyRequest(objects.get(key)),
@@ -75,27 +144,14 @@ export function idbSnapshots(): SnapshotStorage {
         return { header, segments };
       }),
     getFirstScreens: (key) =>
-      store()('readonly', (objects) => promisifyRequest(objects.get(firstScreenOf(key)))),
+      snapshotStore()('readonly', (objects) => promisifyRequest(objects.get(firstScreenOf(key)))),
     write: (key, write: SnapshotWrite) =>
       blocked
         ? Promise.resolve()
-        : store()('readwrite', (objects) => {
-            if (write.replace) objects.delete(segmentsOf(key));
-            const entries: [IDBValidKey, unknown][] = [];
-            for (const [chunk, segment] of write.segments) entries.push([[key, chunk], segment]);
-            if (write.firstScreens?.length) entries.push([firstScreenOf(key), write.firstScreens]);
-            else objects.delete(firstScreenOf(key));
-            entries.push([key, write.header]);
-            putAll(objects, entries, write.urgent);
-            return promisifyRequest(objects.transaction).then(() => remember(key));
+        : writer.write(key, write).then(() => {
+            if (!blocked) remember(key);
           }),
-    del: (key) =>
-      store()('readwrite', (objects) => {
-        objects.delete(key);
-        objects.delete(segmentsOf(key));
-        objects.delete(firstScreenOf(key));
-        return promisifyRequest(objects.transaction);
-      }),
+    del: (key) => writer.delete(key),
   };
 }
 
@@ -106,7 +162,7 @@ export function idbSnapshots(): SnapshotStorage {
 export async function clearSnapshots(): Promise<void> {
   blocked = true;
   remember(null);
-  await clear(store());
+  await writer.clear();
 }
 
 function remember(key: string | null): void {
