@@ -634,7 +634,9 @@ export class SyncEngine {
       markLatest('snapshot-saved');
       return true;
     } catch {
-      // Storage full or refused: the next visit loads cold, or from an older snapshot.
+      // Refused (another write under way) or storage full: what is kept stays the last write
+      // (or nothing: the next visit loads cold), and these orders are the next write's.
+      this.#dirty = true;
       return false;
     }
   }

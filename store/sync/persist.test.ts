@@ -378,6 +378,41 @@ describe('persisted snapshot writes', () => {
     expect(storage.read(KEY)!.orders.find((o) => o.id === 'o2')!.status).toBe('preparing');
     h.store.getState().startSync()();
   });
+  it('a write refused (another under way, storage full) leaves the orders to the next write', async () => {
+    const storage = memorySnapshots();
+    const put = storage.write.bind(storage);
+    let refuse = true;
+    storage.write = (key, w) =>
+      refuse ? Promise.reject(new Error('A snapshot write is under way.')) : put(key, w);
+    const writes = recorded(storage);
+    let hide = () => {};
+    const h = createHarness({
+      sync: {
+        persist: {
+          ...persistWith(storage),
+          onHide: (callback) => {
+            hide = callback;
+            return () => {};
+          },
+        },
+      },
+    });
+    seedOrders(h, 300);
+    await h.startLive();
+    write(h, 'o1', () => ({ status: 'preparing', rev: 2 }));
+    await applied(h);
+    hide();
+    await settle();
+    expect(writes).toEqual([expect.objectContaining({ urgent: true })]);
+    expect(storage.data.has(KEY)).toBe(false);
+    // Nothing changes after: the refused orders are still written at the next chance.
+    refuse = false;
+    hide();
+    await settle();
+    expect(writes).toHaveLength(2);
+    expect(storage.read(KEY)!.orders.find((o) => o.id === 'o1')!.status).toBe('preparing');
+    h.store.getState().startSync()();
+  });
 });
 
 describe('a snapshot read ahead of the desk', () => {
