@@ -29,7 +29,6 @@ import {
   type OrderViewHandle,
   type OrderViewSpec,
 } from '../store/index.ts';
-import JSONbigModule from 'json-bigint';
 import type { DocumentMeta } from '../domain/schema.ts';
 import {
   advanceOrder,
@@ -50,9 +49,10 @@ import {
 } from '../store/testing.ts';
 import { numberArg, parseArgs } from './lib/env.ts';
 import { cpuModel } from './lib/bench-record.ts';
+import { fastJsonBigint } from '../src/lib/json-bigint-fast.ts';
 
-/** The SDK's JSON parser (appwrite's own setup). */
-const JSONbig = JSONbigModule({ useNativeBigInt: true });
+/** The app's SDK parser: json-bigint with the native fast path the app's bundle aliases it to. */
+const JSONbig = fastJsonBigint({ useNativeBigInt: true });
 
 /**
  * `npm run bench:store -- [--orders 100000] [--large 300000] [--peers livedesk,naive,rtk,tinybase,map,map-indexed] [--no-interactions] [--no-record]`
@@ -561,8 +561,9 @@ function runChild(peerName: PeerName, count: number): ChildResult {
 
 /**
  * The orders as the desk's snapshot holds them: each order's document as the backend sends it
- * (JSON text), parsed as the SDK parses responses (json-bigint, in JavaScript) and converted by
- * the store's reader into a list copy. Made in pages, so only the records stay.
+ * (JSON text), parsed as the app parses responses (`JSON.parse`; json-bigint for an integer beyond
+ * 2^53) and converted by the store's reader into a list copy. Made in pages, so only the records
+ * stay.
  */
 function snapshotOrders(count: number, read = listOrderFromDocument): Order[] {
   const out: Order[] = [];
@@ -1217,7 +1218,7 @@ async function main(): Promise<void> {
     '(half to open orders), 5% new, 5% deleted. 100 events: median over 60 batches after 5 warm-up ones;',
     'burst: median of 5; sustained: batches of 1,000 (up to 300,000 events or ~8 s of applying); load: median',
     'of 3; heap: a child holding only the store with the orders as its snapshot holds them (each page of',
-    "documents as JSON text, parsed with the SDK's json-bigint, converted by the store's reader into list",
+    "documents as JSON text, parsed as the app's SDK parses them (JSON.parse; json-bigint for an integer beyond 2^53), converted by the store's reader into list",
     'copies), at `--orders` and at `--large` orders for the heap per order, and again once a search has been',
     'typed and cleared. Table interactions: a child applies 100 events between inputs (18 sort switches, 24',
     'filters, 50 search keystrokes), each input after a full GC and a 30 ms pause, and times',
