@@ -201,8 +201,13 @@ export type DocumentOf<S extends EntitySchema> = DocumentMeta & DocumentDataOf<S
 /** Parses an ISO date (or null) to epoch milliseconds (or null). */
 export function parseTime(value: string | null | undefined): number | null {
   if (value === null || value === undefined || value === '') return null;
-  const ms = appwriteTimeMs(value) ?? Date.parse(value);
+  const ms = timeMs(value);
   return Number.isNaN(ms) ? null : ms;
+}
+
+/** `Date.parse`, with Appwrite's own form read from its digits ({@link appwriteTimeMs}). */
+function timeMs(value: string): number {
+  return appwriteTimeMs(value) ?? Date.parse(value);
 }
 
 /** Each separator's position and code unit in Appwrite's times, `2026-11-28T21:58:14.360+00:00`. */
@@ -367,11 +372,7 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 function compileReader(schema: EntitySchema, copy: 'whole' | 'list'): Reader {
   const absent: unknown[] = [];
-  const parts = [
-    'id: d.$id',
-    'createdAt: Date.parse(d.$createdAt)',
-    'updatedAt: Date.parse(d.$updatedAt)',
-  ];
+  const parts = ['id: d.$id', 'createdAt: ms(d.$createdAt)', 'updatedAt: ms(d.$updatedAt)'];
   for (const [key, spec] of schema.entries) {
     if (!IDENTIFIER.test(key)) throw new Error(`Field name "${key}" is not an identifier.`);
     const i = absent.length;
@@ -397,6 +398,7 @@ function compileReader(schema: EntitySchema, copy: 'whole' | 'list'): Reader {
     'a',
     's',
     'sj',
+    'ms',
     `return (d) => ({ ${parts.join(', ')} });`,
   ) as (
     time: typeof parseTime,
@@ -404,8 +406,9 @@ function compileReader(schema: EntitySchema, copy: 'whole' | 'list'): Reader {
     absent: unknown[],
     share: typeof shareString,
     readShared: typeof parseShared,
+    systemTime: typeof timeMs,
   ) => Reader;
-  return make(parseTime, parseJson, absent, shareString, parseShared);
+  return make(parseTime, parseJson, absent, shareString, parseShared, timeMs);
 }
 
 /** What a record holds for a field its document lacks (see {@link recordFromDocument}). */

@@ -32,6 +32,19 @@ function persistWith(storage: ReturnType<typeof memorySnapshots>, version = SNAP
   } satisfies PersistOptions;
 }
 
+/** {@link persistWith}'s options, with the page's hiding left to the test (`hide()`). */
+function hideable(storage: ReturnType<typeof memorySnapshots>) {
+  let hidden = () => {};
+  const persist: PersistOptions = {
+    ...persistWith(storage),
+    onHide: (callback) => {
+      hidden = callback;
+      return () => {};
+    },
+  };
+  return { persist, hide: () => hidden() };
+}
+
 function seedOrders(h: Harness, count: number) {
   h.server.seed(
     'orders',
@@ -333,19 +346,8 @@ describe('persisted snapshot writes', () => {
   it('encodes in slices the table as it was when the write began; leaving the page finishes it at once', async () => {
     const storage = memorySnapshots();
     const writes = recorded(storage);
-    let hide = () => {};
-    const h = createHarness({
-      slices: true,
-      sync: {
-        persist: {
-          ...persistWith(storage),
-          onHide: (callback) => {
-            hide = callback;
-            return () => {};
-          },
-        },
-      },
-    });
+    const { persist, hide } = hideable(storage);
+    const h = createHarness({ slices: true, sync: { persist } });
     seedOrders(h, 5_000);
     await h.startLive();
     h.slices!.runAll();
@@ -385,18 +387,8 @@ describe('persisted snapshot writes', () => {
     storage.write = (key, w) =>
       refuse ? Promise.reject(new Error('A snapshot write is under way.')) : put(key, w);
     const writes = recorded(storage);
-    let hide = () => {};
-    const h = createHarness({
-      sync: {
-        persist: {
-          ...persistWith(storage),
-          onHide: (callback) => {
-            hide = callback;
-            return () => {};
-          },
-        },
-      },
-    });
+    const { persist, hide } = hideable(storage);
+    const h = createHarness({ sync: { persist } });
     seedOrders(h, 300);
     await h.startLive();
     write(h, 'o1', () => ({ status: 'preparing', rev: 2 }));
