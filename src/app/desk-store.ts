@@ -10,7 +10,9 @@ import {
   createDeskStore,
   defaultFrameScheduler,
   idbSnapshots,
+  inputFirstScheduler,
   lastSnapshotKey,
+  pageLastInput,
   prefetchSnapshot,
   snapshotKey,
   type PrefetchedSnapshot,
@@ -99,7 +101,9 @@ export function createAppDeskStore(actor: Actor): DeskStore {
   const fullSync = hasAtLeast(actor.role, 'manager')
     ? (['products', 'exports', 'members', 'presence'] as const)
     : (['products', 'members', 'presence'] as const);
-  const scheduler = defaultFrameScheduler();
+  const scheduler = inputFirstScheduler(defaultFrameScheduler(), pageLastInput(), () =>
+    performance.now(),
+  );
   return createDeskStore({
     actor,
     sync: {
