@@ -73,7 +73,6 @@ export type {
   RealtimeEvent,
 } from './sync/ports.ts';
 export { defaultFrameScheduler } from './sync/ports.ts';
-export { inputFirstScheduler, pageLastInput } from './sync/input-first.ts';
 export {
   lastEventAgeSeconds,
   secondsUntilRetry,

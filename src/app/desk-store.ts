@@ -10,9 +10,7 @@ import {
   createDeskStore,
   defaultFrameScheduler,
   idbSnapshots,
-  inputFirstScheduler,
   lastSnapshotKey,
-  pageLastInput,
   prefetchSnapshot,
   snapshotKey,
   type PrefetchedSnapshot,
@@ -101,9 +99,7 @@ export function createAppDeskStore(actor: Actor): DeskStore {
   const fullSync = hasAtLeast(actor.role, 'manager')
     ? (['products', 'exports', 'members', 'presence'] as const)
     : (['products', 'members', 'presence'] as const);
-  const scheduler = inputFirstScheduler(defaultFrameScheduler(), pageLastInput(), () =>
-    performance.now(),
-  );
+  const scheduler = defaultFrameScheduler();
   return createDeskStore({
     actor,
     sync: {
