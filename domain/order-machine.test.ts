@@ -37,6 +37,7 @@ function order(patch: Partial<Order> = {}): Order {
     customerEmail: 'cleo@example.test',
     customerId: null,
     items: [{ productId: 'p1', name: 'Latte', unitPriceCents: 350, qty: 2 }],
+    itemsSummary: '2× Latte',
     subtotalCents: 700,
     totalCents: 700,
     currency: 'eur',

@@ -51,6 +51,9 @@ export interface OrderItem {
   qty: number;
 }
 
+/** The longest {@link itemsSummary} stored with an order (characters, the ellipsis included). */
+export const ITEMS_SUMMARY_MAX = 512;
+
 /**
  * The `orders` collection (docs/product.md §4). Fields marked `list` are what the desk's lists and
  * metrics read (board cards, table rows, their sorts, filters and search, the header): the
@@ -65,7 +68,8 @@ export const ORDER_SCHEMA = entity(
     customerName: field.text(LIMITS.nameMax, { required: true, list: true }),
     customerEmail: field.email({ required: true, list: true }),
     customerId: field.text(36),
-    items: field.json(16_384, [] as OrderItem[], { required: true, list: true, shared: true }),
+    items: field.json(16_384, [] as OrderItem[], { required: true, shared: true }),
+    itemsSummary: field.text(ITEMS_SUMMARY_MAX, { list: true, fallback: '' }),
     subtotalCents: field.integer({ required: true, min: 0 }),
     totalCents: field.integer({ required: true, min: 0, list: true }),
     currency: field.text(3, { required: true, list: true, shared: true }),
@@ -133,7 +137,27 @@ export function formatOrderNumber(number: number): string {
   return `#${number}`;
 }
 
-/** A short summary of the items, e.g. `2× Latte, 1× Croissant`. */
+/**
+ * A short summary of the items, e.g. `2× Latte, 1× Croissant`, cut to {@link ITEMS_SUMMARY_MAX}
+ * characters with `…`. Written with the order as `itemsSummary`: the desk's lists read it instead
+ * of the items themselves.
+ */
 export function itemsSummary(items: readonly OrderItem[]): string {
-  return items.map((item) => `${item.qty}× ${item.name}`).join(', ');
+  const text = items.map((item) => `${item.qty}× ${item.name}`).join(', ');
+  if (text.length <= ITEMS_SUMMARY_MAX) return text;
+  const characters = Array.from(text);
+  return characters.length <= ITEMS_SUMMARY_MAX
+    ? text
+    : `${characters.slice(0, ITEMS_SUMMARY_MAX - 1).join('')}…`;
+}
+
+/** {@link itemsSummary} of an order's stored `items` (JSON text); '' when they do not parse. */
+export function itemsSummaryOfStored(items: unknown): string {
+  if (typeof items !== 'string') return '';
+  try {
+    const parsed: unknown = JSON.parse(items);
+    return Array.isArray(parsed) ? itemsSummary(parsed as OrderItem[]) : '';
+  } catch {
+    return '';
+  }
 }

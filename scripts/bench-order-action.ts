@@ -82,6 +82,7 @@ async function main(): Promise<void> {
           customerName: 'Bench Customer',
           customerEmail: 'customer@example.test',
           items: JSON.stringify([{ productId: 'p1', name: 'Latte', unitPriceCents: 350, qty: 1 }]),
+          itemsSummary: '1× Latte',
           subtotalCents: 350,
           totalCents: 350,
           currency: 'eur',

@@ -30,4 +30,16 @@ describe('provisioning schema', () => {
       required: false,
     });
   });
+
+  it("fills in the orders' items summary from their stored items", () => {
+    const orders = schema.collections.find((c) => c.id === 'orders')!;
+    const [backfill] = orders.backfills!;
+    expect(backfill!.key).toBe('itemsSummary');
+    expect(backfill!.reads).toEqual(['items']);
+    expect(orders.attributes.map((a) => a.key)).toEqual(
+      expect.arrayContaining(['items', 'itemsSummary']),
+    );
+    const items = JSON.stringify([{ productId: 'p1', name: 'Latte', unitPriceCents: 350, qty: 2 }]);
+    expect(backfill!.value({ $id: 'o1', items })).toBe('2× Latte');
+  });
 });

@@ -8,7 +8,7 @@ import {
   COUNTER_SCHEMA,
 } from '../domain/entities.ts';
 import { BUCKETS, COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../domain/ids.ts';
-import { ORDER_SCHEMA } from '../domain/order.ts';
+import { itemsSummaryOfStored, ORDER_SCHEMA } from '../domain/order.ts';
 import type { EntitySchema, FieldSpec, IndexSpec } from '../domain/schema.ts';
 import { LIMITS } from '../domain/validation.ts';
 
@@ -44,6 +44,18 @@ export interface CollectionSpec {
   documentSecurity: boolean;
   attributes: AttributeSpec[];
   indexes: IndexSpec[];
+  /** Attributes filled in for the documents stored before they existed. */
+  backfills?: BackfillSpec[];
+}
+
+/**
+ * An attribute derived from others, written with each new document: provisioning fills it in for
+ * every document that holds null for it, from the attributes it `reads`.
+ */
+export interface BackfillSpec {
+  key: string;
+  reads: string[];
+  value(document: Record<string, unknown>): string;
 }
 
 /** A storage bucket. */
@@ -157,7 +169,17 @@ export const schema: SchemaSpec = {
     // Written only by product-action.
     collectionOf(PRODUCT_SCHEMA, { permissions: [read('any')], documentSecurity: false }),
     // Written only by functions; an order also grants its customer read ("user:<id>").
-    collectionOf(ORDER_SCHEMA, { permissions: [read(desk)], documentSecurity: true }),
+    {
+      ...collectionOf(ORDER_SCHEMA, { permissions: [read(desk)], documentSecurity: true }),
+      // Orders stored before the desk's lists read a summary instead of the items.
+      backfills: [
+        {
+          key: 'itemsSummary',
+          reads: ['items'],
+          value: (order) => itemsSummaryOfStored(order.items),
+        },
+      ],
+    },
     // Written only by note-action, with the order's count and activity.
     collectionOf(NOTE_SCHEMA, { permissions: [read(desk)], documentSecurity: false }),
     collectionOf(ACTIVITY_SCHEMA, { permissions: [read(desk)], documentSecurity: false }),

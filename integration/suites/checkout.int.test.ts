@@ -131,6 +131,7 @@ describe('checkout (a customer places an order and pays)', () => {
       customerId: customer.userId,
       subtotalCents: 1080,
       totalCents: 1080,
+      itemsSummary: '2× Product 1, 1× Product 2',
       refundedCents: 0,
       rev: 0,
     });

@@ -46,6 +46,7 @@ async function createOrder(
     customerName: 'Cleo Customer',
     customerEmail: 'cleo@example.test',
     items: JSON.stringify([{ productId: 'p1', name: 'Latte', unitPriceCents: 350, qty: 2 }]),
+    itemsSummary: '2× Latte',
     subtotalCents: 700,
     totalCents: 700,
     currency: 'eur',

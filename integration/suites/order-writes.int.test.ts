@@ -26,6 +26,7 @@ function orderData(patch: Partial<OrderDocumentData> = {}): OrderDocumentData {
     customerEmail: 'tia@example.test',
     customerId: null,
     items: '[]',
+    itemsSummary: '',
     subtotalCents: 700,
     totalCents: 700,
     currency: 'eur',

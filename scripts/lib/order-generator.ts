@@ -1,8 +1,9 @@
-import type {
-  OrderDocumentData,
-  OrderItem,
-  OrderStatus,
-  PaymentStatus,
+import {
+  itemsSummary,
+  type OrderDocumentData,
+  type OrderItem,
+  type OrderStatus,
+  type PaymentStatus,
 } from '../../domain/order.ts';
 import { itemsTotalCents } from '../../domain/money.ts';
 import {
@@ -163,6 +164,7 @@ export function generateOrder(input: {
     customerEmail: `${first}.${last}${input.number % 97}@example.com`.toLowerCase(),
     customerId: null,
     items: JSON.stringify(lines),
+    itemsSummary: itemsSummary(lines),
     subtotalCents: total,
     totalCents: total,
     currency: DEMO_CURRENCY,

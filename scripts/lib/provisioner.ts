@@ -13,6 +13,7 @@ import {
 import { InputFile } from 'node-appwrite/file';
 import type {
   AttributeSpec,
+  BackfillSpec,
   BucketSpec,
   CollectionSpec,
   FunctionSpec,
@@ -75,6 +76,9 @@ interface WantedVariables {
 
 /** Appwrite reports an unset integer bound as ±2^63; anything beyond ±2^62 counts as unset. */
 const UNBOUNDED = 2 ** 62;
+
+/** Documents a backfill reads and updates at once. */
+const BACKFILL_PAGE = 100;
 
 function isNotFound(error: unknown): boolean {
   return error instanceof AppwriteException && error.code === 404;
@@ -294,6 +298,40 @@ export class Provisioner {
     }
     await this.ensureAttributes(ids, spec);
     await this.ensureIndexes(ids, spec);
+    for (const backfill of spec.backfills ?? []) await this.backfill(ids, backfill);
+  }
+
+  /** Fills in `backfill.key` for every document holding null for it, a page at a time. */
+  private async backfill(
+    ids: { databaseId: string; collectionId: string },
+    backfill: BackfillSpec,
+  ): Promise<void> {
+    let filled = 0;
+    for (;;) {
+      const { documents } = await this.databases.listDocuments({
+        ...ids,
+        queries: [
+          Query.isNull(backfill.key),
+          Query.select(['$id', ...backfill.reads]),
+          Query.limit(BACKFILL_PAGE),
+        ],
+        total: false,
+      });
+      if (documents.length === 0) break;
+      await Promise.all(
+        documents.map((document) =>
+          this.databases.updateDocument({
+            ...ids,
+            documentId: document.$id,
+            data: { [backfill.key]: backfill.value(document) },
+          }),
+        ),
+      );
+      filled += documents.length;
+      if (documents.length < BACKFILL_PAGE) break;
+    }
+    if (filled > 0)
+      this.change(`~ ${ids.collectionId}.${backfill.key} filled in for ${filled} document(s)`);
   }
 
   private async ensureAttributes(

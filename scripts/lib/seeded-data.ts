@@ -7,6 +7,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'node-appwrite';
@@ -27,11 +28,17 @@ export interface SeededData {
 /** How long a kept seed is reused: its oldest orders must stay inside the desk's 30 days. */
 const KEPT_FOR_MS = 12 * 3600_000;
 
+/** The collections' attributes and indexes: a kept seed of another schema is seeded again. */
+const SCHEMA_FINGERPRINT = createHash('sha256')
+  .update(JSON.stringify(schema.collections))
+  .digest('hex')
+  .slice(0, 16);
+
 /**
  * A data folder with the whole schema (functions too), the demo catalog and accounts, and
  * `orders` orders over 29 days (as `bench:ui` seeds). With `kept` (a folder): reused as it is
- * when an earlier run seeded it with as many orders less than 12 hours ago, else seeded there
- * and kept; without, seeded in a folder of its own.
+ * when an earlier run seeded it with as many orders and the same collections less than 12 hours
+ * ago, else seeded there and kept; without, seeded in a folder of its own.
  */
 export async function seededData(options: {
   kept: string | null;
@@ -45,9 +52,11 @@ export async function seededData(options: {
     const seed = JSON.parse(readFileSync(about, 'utf8')) as Partial<SeededData> & {
       orders?: number;
       seededAt?: number;
+      schema?: string;
     };
     if (
       seed.orders === orders &&
+      seed.schema === SCHEMA_FINGERPRINT &&
       seed.projectId === projectId &&
       typeof seed.apiKey === 'string' &&
       Date.now() - (seed.seededAt ?? 0) < KEPT_FOR_MS
@@ -82,7 +91,13 @@ export async function seededData(options: {
   if (about)
     writeFileSync(
       about,
-      JSON.stringify({ apiKey: backend.apiKey, projectId, orders, seededAt: Date.now() }),
+      JSON.stringify({
+        apiKey: backend.apiKey,
+        projectId,
+        orders,
+        seededAt: Date.now(),
+        schema: SCHEMA_FINGERPRINT,
+      }),
     );
   return { dataDir: backend.dataDir, apiKey: backend.apiKey, projectId, kept: kept !== null };
 }

@@ -149,6 +149,7 @@ function orderDoc(id: string, attachmentCount: number, rev: number): DocumentMet
     customerName: 'Cleo',
     customerEmail: 'cleo@example.test',
     items: '[]',
+    itemsSummary: '',
     subtotalCents: 0,
     totalCents: 0,
     currency: 'eur',

@@ -24,7 +24,7 @@ import {
  * whenever the `Order` record, the segments or the header change: a snapshot of another version
  * is discarded and the desk loads cold.
  */
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
 
 /** What is kept besides the segments, per user and project. */
 export interface SnapshotHeader {

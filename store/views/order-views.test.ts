@@ -8,7 +8,6 @@ import {
   boardDefs,
   buildOrderIndex,
   entryOf,
-  foldedItemsSummary,
   foldText,
   normalizeViewSpec,
   numberPrefixTest,
@@ -162,17 +161,23 @@ describe('search and sort keys', () => {
     }
   });
 
-  it('folds an items summary name by name as it would fold the whole summary', () => {
-    const names = ['Latte', 'Crème Brûlée', 'ΑΣ', 'Σ', 'İstanbul', 'Straße', 'ﬁne', 'é', '가', 'Ǆ'];
+  it('folds an items summary as normalizing it whole would, with or without its ellipsis', () => {
+    const names = ['Latte', 'Crème Brûlée', 'ΑΣ', 'Σ', 'İstanbul', 'Straße', 'ﬁne', 'é', '가', 'Ǆ'];
+    const normalized = (text: string) =>
+      text
+        .toLowerCase()
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '');
     for (const a of names)
       for (const b of names) {
-        const items = [
+        const summary = itemsSummary([
           { productId: 'p1', name: a, unitPriceCents: 100, qty: 2 },
           { productId: 'p2', name: b, unitPriceCents: 100, qty: 1 },
-        ];
-        expect(foldedItemsSummary(items)).toBe(foldText(itemsSummary(items)));
+        ]);
+        expect(foldText(summary)).toBe(normalized(summary));
+        expect(foldText(`${summary}…`)).toBe(normalized(`${summary}…`));
       }
-    expect(foldedItemsSummary([])).toBe(foldText(itemsSummary([])));
+    expect(foldText('2× Latte, 1× Crème…')).toBe('2× latte, 1× creme…');
   });
 
   it('drops a search text without a needle: the view is the one without it', () => {

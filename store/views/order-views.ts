@@ -1,9 +1,4 @@
-import {
-  ORDER_STATUSES,
-  type Order,
-  type OrderItem,
-  type OrderStatus,
-} from '../../domain/order.ts';
+import { ORDER_STATUSES, type Order, type OrderStatus } from '../../domain/order.ts';
 import type { EntityTable } from '../records/entity-table.ts';
 import { SortedIndex, type Direction, type IndexEntry, type SortValue } from './sorted-index.ts';
 
@@ -58,28 +53,18 @@ export interface OrderIndexDef {
 }
 
 const STATUS_RANK = new Map<OrderStatus, number>(ORDER_STATUSES.map((s, i) => [s, i]));
+/**
+ * Characters that folding may change: beyond ASCII, but for the `×` and `…` of every items
+ * summary, which decompose to themselves (so a summary of plain names is not normalized).
+ */
 // eslint-disable-next-line no-control-regex
-const NON_ASCII = /[^\u0000-\u007f]/;
+const MAY_DECOMPOSE = /[^\u0000-\u007f\u00d7\u2026]/;
 const MARKS = /[\u0300-\u036f]/g;
 
 /** A string as it sorts and matches: lower case, accents removed. */
 export function foldText(text: string): string {
   const lower = text.toLowerCase();
-  return NON_ASCII.test(lower) ? lower.normalize('NFD').replace(MARKS, '') : lower;
-}
-
-/**
- * `foldText(itemsSummary(items))`, folding only the names: the rest of a summary (digits, `×`,
- * spaces, commas) folds to itself, and folding does not reach across it, so a summary with `×`
- * is not normalized whole for each order.
- */
-export function foldedItemsSummary(items: readonly OrderItem[]): string {
-  let out = '';
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i]!;
-    out += `${i === 0 ? '' : ', '}${item.qty}× ${foldText(item.name)}`;
-  }
-  return out;
+  return MAY_DECOMPOSE.test(lower) ? lower.normalize('NFD').replace(MARKS, '') : lower;
 }
 
 /** Between the name and the email in a search haystack: a character no needle holds. */
@@ -111,7 +96,7 @@ export function sortValueOf(order: Order, key: OrderSortKey): SortValue {
     case 'assigneeName':
       return order.assigneeName === null ? null : foldText(order.assigneeName);
     case 'items':
-      return foldedItemsSummary(order.items);
+      return foldText(order.itemsSummary);
   }
 }
 

@@ -66,6 +66,7 @@ describe('a new order', () => {
       paymentIntentId: 'pi_1',
       customerId: 'u1',
       totalCents: 800,
+      itemsSummary: '2× Latte',
       refundedCents: 0,
       rev: 0,
       updatedById: 'u1',

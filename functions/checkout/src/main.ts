@@ -4,7 +4,7 @@ import { checkCheckout, type PricedCart } from '../../../domain/cart.ts';
 import { productFromDocument, type Product } from '../../../domain/entities.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { COLLECTIONS, DATABASE_ID } from '../../../domain/ids.ts';
-import type { OrderDocument, OrderDocumentData } from '../../../domain/order.ts';
+import { itemsSummary, type OrderDocument, type OrderDocumentData } from '../../../domain/order.ts';
 import { LIMITS } from '../../../domain/validation.ts';
 import {
   answerFailure,
@@ -102,6 +102,7 @@ export function newOrderData(input: {
     customerEmail: input.customerEmail,
     customerId: input.customerId,
     items: JSON.stringify(input.cart.items),
+    itemsSummary: itemsSummary(input.cart.items),
     subtotalCents: input.cart.subtotalCents,
     totalCents: input.cart.totalCents,
     currency: input.cart.currency,

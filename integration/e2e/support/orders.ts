@@ -40,6 +40,7 @@ export async function createPaidOrder(backend: BackendConnection, customerName =
         { productId: 'latte', name: 'Latte', unitPriceCents: 400, qty: 2 },
         { productId: 'croissant', name: 'Croissant', unitPriceCents: 280, qty: 1 },
       ]),
+      itemsSummary: '2× Latte, 1× Croissant',
       subtotalCents: 1080,
       totalCents: 1080,
       currency: 'eur',

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
 import { formatMoney } from '../../../domain/money.ts';
-import { formatOrderNumber, itemsSummary } from '../../../domain/order.ts';
+import { formatOrderNumber } from '../../../domain/order.ts';
 import { firstName, formatAge } from '../../lib/format.ts';
 import { paths } from '../../lib/paths.ts';
 import { Link } from '../../lib/router.tsx';
@@ -36,7 +36,7 @@ export const OrderCard = memo(function OrderCard({ id, now }: { id: string; now:
           {formatAge(since, now)}
         </span>
       </div>
-      <div className="card__items">{itemsSummary(order.items)}</div>
+      <div className="card__items">{order.itemsSummary}</div>
       <div className="card__bottom">
         <span className="card__total">{formatMoney(order.totalCents, order.currency)}</span>
         {order.assigneeName ? (

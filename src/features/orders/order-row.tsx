@@ -2,7 +2,7 @@ import { memo, useEffect, useRef, type CSSProperties } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatMoney } from '../../../domain/money.ts';
-import { formatOrderNumber, itemsSummary, type Order } from '../../../domain/order.ts';
+import { formatOrderNumber, type Order } from '../../../domain/order.ts';
 import { formatAge, formatDateTime } from '../../lib/format.ts';
 
 /**
@@ -48,8 +48,8 @@ const OrderCells = memo(function OrderCells({ order }: { order: Order }) {
       <div className="td td--muted" role="cell">
         {order.customerEmail}
       </div>
-      <div className="td" role="cell" title={itemsSummary(order.items)}>
-        {itemsSummary(order.items)}
+      <div className="td" role="cell" title={order.itemsSummary}>
+        {order.itemsSummary}
       </div>
       <div className="td td--right" role="cell">
         {formatMoney(order.totalCents, order.currency)}

@@ -1,5 +1,5 @@
 import type { Order, OrderDocument, OrderStatus } from '../../../domain/order.ts';
-import { orderToDocumentData } from '../../../domain/order.ts';
+import { itemsSummary, orderToDocumentData } from '../../../domain/order.ts';
 import type { Prng } from './prng.ts';
 
 const FIRST = ['Ana', 'Ben', 'Chloé', 'Dario', 'Emma', 'Farid', 'Greta', 'Hugo', 'Ines', 'Jonas'];
@@ -58,6 +58,7 @@ export function makeOrder(
     customerEmail: `${first.toLowerCase()}${rng.int(1, 999)}@example.test`,
     customerId: null,
     items,
+    itemsSummary: itemsSummary(items),
     subtotalCents: subtotal,
     totalCents: subtotal,
     currency: 'eur',
