@@ -79,6 +79,8 @@ const UNBOUNDED = 2 ** 62;
 
 /** Documents a backfill reads and updates at once. */
 const BACKFILL_PAGE = 100;
+/** A backfill says how far it is every this many documents. */
+const BACKFILL_PROGRESS_EVERY = 10_000;
 
 function isNotFound(error: unknown): boolean {
   return error instanceof AppwriteException && error.code === 404;
@@ -328,6 +330,8 @@ export class Provisioner {
         ),
       );
       filled += documents.length;
+      if (filled % BACKFILL_PROGRESS_EVERY === 0)
+        this.log(`  … ${ids.collectionId}.${backfill.key}: ${filled} document(s) filled in so far`);
       if (documents.length < BACKFILL_PAGE) break;
     }
     if (filled > 0)
