@@ -244,6 +244,14 @@ export class Provisioner {
       await this.ensureCollection(schema.database.id, collection);
     for (const bucket of schema.buckets) await this.ensureBucket(bucket);
     for (const fn of schema.functions) await this.ensureFunction(fn);
+    // Last, once the functions that write the attribute are deployed: none is left to write
+    // documents without it.
+    for (const collection of schema.collections)
+      for (const backfill of collection.backfills ?? [])
+        await this.backfill(
+          { databaseId: schema.database.id, collectionId: collection.id },
+          backfill,
+        );
     return { changes: [...this.changes] };
   }
 
@@ -300,7 +308,6 @@ export class Provisioner {
     }
     await this.ensureAttributes(ids, spec);
     await this.ensureIndexes(ids, spec);
-    for (const backfill of spec.backfills ?? []) await this.backfill(ids, backfill);
   }
 
   /** Fills in `backfill.key` for every document holding null for it, a page at a time. */
