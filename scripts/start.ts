@@ -119,7 +119,7 @@ async function main(): Promise<void> {
     .setEndpoint(env.endpoint)
     .setProject(env.projectId)
     .setKey(env.apiKey);
-  const report = await new Provisioner(client).apply(schema);
+  const report = await new Provisioner(client, () => {}, { progress: console.log }).apply(schema);
   console.log(
     report.changes.length
       ? `Provisioned: ${report.changes.length} change(s).`

@@ -147,13 +147,15 @@ export class Provisioner {
   private readonly functionsDir: string;
   private readonly changes: string[] = [];
   private readonly log: (line: string) => void;
+  private readonly progress: (line: string) => void;
   private readonly client: Client;
   private readonly env: Readonly<Record<string, string | undefined>>;
   private stripeResolution: Promise<StripeResolution> | null;
 
   /**
    * `options.env`: where the Stripe settings are read (`process.env` by default);
-   * `options.stripe`: the Stripe settings themselves instead (scripts/lib/stripe-provisioning.ts).
+   * `options.stripe`: the Stripe settings themselves instead (scripts/lib/stripe-provisioning.ts);
+   * `options.progress`: where long work says how far it is (`log` by default).
    */
   constructor(
     client: Client,
@@ -162,6 +164,7 @@ export class Provisioner {
       functionsDir?: string;
       env?: Readonly<Record<string, string | undefined>>;
       stripe?: StripeResolution;
+      progress?: (line: string) => void;
     } = {},
   ) {
     this.client = client;
@@ -173,6 +176,7 @@ export class Provisioner {
     this.env = options.env ?? process.env;
     this.stripeResolution = options.stripe ? Promise.resolve(options.stripe) : null;
     this.log = log;
+    this.progress = options.progress ?? log;
   }
 
   /** How the functions reach Stripe, resolved once (on the first function that needs it). */
@@ -338,7 +342,9 @@ export class Provisioner {
       );
       filled += documents.length;
       if (filled % BACKFILL_PROGRESS_EVERY === 0)
-        this.log(`  … ${ids.collectionId}.${backfill.key}: ${filled} document(s) filled in so far`);
+        this.progress(
+          `  … ${ids.collectionId}.${backfill.key}: ${filled} document(s) filled in so far`,
+        );
       if (documents.length < BACKFILL_PAGE) break;
     }
     if (filled > 0)
