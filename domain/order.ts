@@ -3,6 +3,7 @@ import {
   documentDataFrom,
   entity,
   field,
+  parseJson,
   recordFromDocument,
   type DocumentDataOf,
   type DocumentMeta,
@@ -153,11 +154,5 @@ export function itemsSummary(items: readonly OrderItem[]): string {
 
 /** {@link itemsSummary} of an order's stored `items` (JSON text); '' when they do not parse. */
 export function itemsSummaryOfStored(items: unknown): string {
-  if (typeof items !== 'string') return '';
-  try {
-    const parsed: unknown = JSON.parse(items);
-    return Array.isArray(parsed) ? itemsSummary(parsed as OrderItem[]) : '';
-  } catch {
-    return '';
-  }
+  return itemsSummary(parseJson(items, []) as OrderItem[]);
 }

@@ -257,7 +257,11 @@ export function formatTime(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-function parseJson(text: unknown, fallback: unknown): unknown {
+/**
+ * A JSON field's text as its value: `fallback` when it is not a string, does not parse, or is not
+ * an object or list of the fallback's kind (a list for a list).
+ */
+export function parseJson(text: unknown, fallback: unknown): unknown {
   if (typeof text !== 'string') return fallback;
   try {
     const value: unknown = JSON.parse(text);
