@@ -67,8 +67,8 @@ describe('sign-in, session and roles (browser)', () => {
     ]);
     await signInPage.waitFor();
     await ana.page.getByText('Your session has ended. Sign in again.').waitFor();
-    expect(new URL(ana.page.url()).searchParams.get('redirectTo')).toBe(
-      `/orders/${order.id}?view=board`,
+    await ana.page.waitForURL(
+      (url) => url.searchParams.get('redirectTo') === `/orders/${order.id}?view=board`,
     );
     await ana.page.getByLabel('Email').fill(account('ana').email);
     await ana.page.getByLabel('Password').fill(e2e().password);

@@ -208,7 +208,9 @@ describe('the desk with several people at once (browser)', () => {
     await marco.page.getByRole('dialog').waitFor();
     await marco.page.keyboard.press('Escape');
     await marco.page.getByRole('dialog').waitFor({ state: 'detached' });
-    expect(new URL(marco.page.url()).search).toContain('status=canceled');
+    await marco.page.waitForURL(
+      (url) => url.pathname === '/orders' && url.search.includes('status=canceled'),
+    );
   });
 
   it('keeps the highlighted row when the team changes, and Enter still opens it', async () => {

@@ -17,7 +17,7 @@ function fixture(start = '/') {
         at += 1;
       }
     },
-    afterPaint: (run) => frames.push(run),
+    later: (run) => frames.push(run),
   });
   const paint = () => {
     for (const run of frames.splice(0)) run();
@@ -53,6 +53,18 @@ describe('LocationStore', () => {
     paint();
     expect(entries).toEqual(['/orders', '/orders/o1?tab=notes', '/orders/o2']);
     expect(at()).toBe(2);
+  });
+
+  it('folds a burst of replaces into one write, after the entry added before them', () => {
+    const { store, written, paint, entries } = fixture('/orders');
+    for (const q of ['e', 'ex', 'exa', 'exam']) store.navigate(`/orders?q=${q}`, true);
+    paint();
+    expect(written).toEqual([{ to: '/orders?q=exam', replace: true }]);
+    store.navigate('/orders/o1?q=exam', false);
+    store.navigate('/orders/o1?q=exam&tab=notes', true);
+    paint();
+    expect(written.slice(1)).toEqual([{ to: '/orders/o1?q=exam&tab=notes', replace: false }]);
+    expect(entries).toEqual(['/orders?q=exam', '/orders/o1?q=exam&tab=notes']);
   });
 
   it('does nothing when already at the address, written or not', () => {

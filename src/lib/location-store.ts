@@ -9,15 +9,19 @@ export interface LocationPorts {
   /** The address the browser's history is at (path and query). */
   read(): string;
   write(entry: HistoryWrite): void;
-  /** Runs `run` once the frame showing the navigation has been painted. */
-  afterPaint(run: () => void): void;
+  /**
+   * Runs `run` once the frame showing the navigation has been painted and the page has a moment
+   * to spare (the history is written then).
+   */
+  later(run: () => void): void;
 }
 
 /**
- * The app's address, ahead of the browser's history by at most one frame. `navigate` changes it
- * at once (what renders reads it) and writes the history entries after the next paint, in
- * order: Chromium's `history.replaceState` took 0.3–18 ms of a click on the busy desk, in the
- * frame that shows the click's result.
+ * The app's address, ahead of the browser's history for a moment. `navigate` changes it at once
+ * (what renders reads it) and writes the history entries `later`, in order, a replace folded
+ * into the entry written before it: Chromium's `history.replaceState` took 0.3–18 ms of a click
+ * on the busy desk, `pushState` 0.7 ms median and 8.5 ms p95 on an idle page, so a sort, a
+ * filter or a search typed letter by letter is one write, after its result is on screen.
  */
 export class LocationStore {
   readonly #ports: LocationPorts;
@@ -42,7 +46,9 @@ export class LocationStore {
   navigate(to: string, replace: boolean): void {
     if (to === this.current()) return;
     this.#ahead = to;
-    if (this.#pending.push({ to, replace }) === 1) this.#ports.afterPaint(() => this.flush());
+    const last = this.#pending.at(-1);
+    if (replace && last) last.to = to;
+    else if (this.#pending.push({ to, replace }) === 1) this.#ports.later(() => this.flush());
     this.#notify();
   }
 

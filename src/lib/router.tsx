@@ -1,9 +1,12 @@
 import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 import { LocationStore } from './location-store.ts';
 
+/** The longest the browser's history lags the app's address on a page that is never idle (ms). */
+const HISTORY_WRITE_WITHIN_MS = 1000;
+
 /**
  * A small history router: the URL is the state; `navigate()` pushes or replaces it and every
- * `useLocation()` re-renders. The browser's history is written after the frame that shows the
+ * `useLocation()` re-renders. The browser's history is written once the page is idle after the
  * navigation ({@link LocationStore}). Route matching is {@link matchPath} in paths.ts.
  */
 const appLocation =
@@ -15,10 +18,12 @@ const appLocation =
           replace
             ? window.history.replaceState(null, '', to)
             : window.history.pushState(null, '', to),
-        afterPaint: (run) => {
+        later: (run) => {
           // No frames in a hidden page: written in a task then.
           if (document.visibilityState === 'hidden') setTimeout(run, 0);
-          else requestAnimationFrame(() => setTimeout(run, 0));
+          else if (typeof requestIdleCallback !== 'function')
+            requestAnimationFrame(() => setTimeout(run, 0));
+          else requestIdleCallback(run, { timeout: HISTORY_WRITE_WITHIN_MS });
         },
       });
 

@@ -50,6 +50,8 @@ export async function signedIn(
   await page.getByLabel('Password').fill(e2e().password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  // The address is written to the history once the page is idle: a reload goes where it shows.
+  await page.waitForURL((url) => url.pathname !== '/login');
   return { context, page, name };
 }
 
