@@ -40,14 +40,18 @@ describe('convergence from a persisted snapshot (a returning visit)', () => {
     it(`${name}: seeds 1–${WARM}`, { timeout: 120_000 }, async () => {
       let writes = 0;
       let deletedAway = 0;
+      let agedOut = 0;
       for (let seed = 1; seed <= WARM; seed++) {
         const report = await runConvergence(seed, () => {}, start);
         expect(report.problems, `seed ${seed}`).toEqual([]);
         writes += report.writes;
         deletedAway += report.deletedAway;
+        agedOut += report.agedOut;
       }
       expect(writes).toBeGreaterThan(WARM * 20);
       // Orders of the snapshot deleted while away (none of them may come back).
       expect(deletedAway).toBeGreaterThan(WARM / 2);
+      // Kept days ago: orders of the snapshot that aged out of the window meanwhile, dropped.
+      if (start.days >= 1) expect(agedOut).toBeGreaterThan(WARM / 2);
     });
 });

@@ -406,6 +406,39 @@ describe('SyncEngine', () => {
     expect(h.server.subscriptions).toBe(1);
   });
 
+  it('drops the closed orders that age out of the window while the desk is open, not the open ones', async () => {
+    const h = createHarness();
+    const mk = (id: string, ageDays: number, status: 'paid' | 'fulfilled') =>
+      orderDocument(
+        makeOrder(h.rng, { id, number: 1, createdAt: h.clock.now - ageDays * DAY, status }),
+      );
+    h.server.seed('orders', [
+      mk('aging', 29.99, 'fulfilled'),
+      mk('aging-shown', 29.99, 'fulfilled'),
+      mk('aging-open', 29.99, 'paid'),
+      mk('recent', 3, 'fulfilled'),
+    ]);
+    await h.startLive();
+    const held = () =>
+      storeOrders(h)
+        .map((o) => o.id)
+        .sort();
+    expect(held()).toEqual(['aging', 'aging-open', 'aging-shown', 'recent']);
+    const release = h.store.getState().loadOrderDetail('aging-shown');
+    await h.drain();
+    // A quarter of an hour later the first two are 30 days old; the next pass lets go of the
+    // closed one no drawer shows. The server keeps it.
+    await h.advance(15 * 60_000);
+    await h.drain();
+    expect(held()).toEqual(['aging-open', 'aging-shown', 'recent']);
+    expect(h.server.get('orders', 'aging')).toBeDefined();
+    release();
+    await h.advance(60_000);
+    await h.drain();
+    expect(held()).toEqual(['aging-open', 'recent']);
+    expect(h.store.getState().connection.status).toBe('live');
+  });
+
   it('refreshes one order', async () => {
     const h = createHarness();
     seedOrders(h, 2);

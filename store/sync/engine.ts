@@ -58,6 +58,7 @@ import {
 } from './persist.ts';
 import { PAGE_CHUNKS, SnapshotEncoder, type Segment } from './snapshot-codec.ts';
 import { firstScreenOf, type StoredFirstScreen } from './first-screen.ts';
+import { agedOutOrders, TRIM_EVERY_MS, windowStart } from './window-trim.ts';
 import { DEFAULT_ORDER_VIEW, orderViewKey } from '../views/order-views.ts';
 import {
   detailStatus,
@@ -255,6 +256,8 @@ export class SyncEngine {
   #sweepTouched: Set<string> | null = null;
   /** The sweep's pass over the held orders, while it runs in slices. */
   #sweepPass: SlicedRun | null = null;
+  /** The window trim's pass over the held orders, while it runs in slices (`window-trim.ts`). */
+  #trimPass: SlicedRun | null = null;
 
   constructor(store: SyncTarget, options: SyncOptions, now: () => number) {
     this.#store = store;
@@ -383,6 +386,7 @@ export class SyncEngine {
     this.#step({ type: 'start' });
     void this.#followDetails();
     this.#scheduleTick();
+    this.#scheduleTrim();
     return () => this.stop();
   }
 
@@ -403,6 +407,8 @@ export class SyncEngine {
     this.#sweepStep({ type: 'stop' });
     this.#sweepPass?.cancel();
     this.#sweepPass = null;
+    this.#trimPass?.cancel();
+    this.#trimPass = null;
     this.#saving?.run.cancel();
     this.#saving?.settle();
     this.#saving = null;
@@ -1059,6 +1065,54 @@ export class SyncEngine {
     if (!alive()) return;
     if (this.#state.sweep.running) this.#setSweep({ running: false });
     this.#sweepStep({ type: 'done', synced: this.#synced() });
+  }
+
+  // The window trim ------------------------------------------------------------------------------
+
+  #scheduleTrim(): void {
+    this.#later(() => {
+      void this.#trimWindow(this.#phase.run);
+      this.#scheduleTrim();
+    }, TRIM_EVERY_MS);
+  }
+
+  /**
+   * Drops from the desk the orders that aged out of its window (`window-trim.ts`), every
+   * {@link TRIM_EVERY_MS} while it is caught up and live: a pass over the held orders in slices, then, with the events received
+   * meanwhile applied, the ones still as the pass saw them are removed (from the desk only). An
+   * order whose detail is open stays while it is.
+   */
+  async #trimWindow(run: number): Promise<void> {
+    if (
+      this.#trimPass !== null ||
+      this.#phase.stage !== 'running' ||
+      this.#phase.resync !== 'idle' ||
+      this.#state.connection.status !== 'live'
+    )
+      return;
+    const since = windowStart(this.#now(), this.#historyDays);
+    const aged: Order[] = [];
+    const tracked = (id: string) => this.#state.details[id] !== undefined;
+    await new Promise<void>((resolve) => {
+      const pass = runSliced(
+        agedOutOrders(this.#state.orders.values(), since, tracked, aged),
+        resolve,
+        this.#backgroundSlices,
+      );
+      if (!pass.finished) this.#trimPass = pass;
+    });
+    this.#trimPass = null;
+    if (run !== this.#phase.run || aged.length === 0) return;
+    this.flush();
+    const removed = aged.filter(
+      (order) => this.#state.orders.get(order.id) === order && !tracked(order.id),
+    );
+    if (removed.length === 0) return;
+    this.#state.applyRemote(
+      removed.map((record) => ({ collection: 'orders', kind: 'delete', record })),
+    );
+    this.#dirty = true;
+    this.#saveSoon();
   }
 
   // Details and single orders ----------------------------------------------------------------

@@ -62,10 +62,11 @@ export interface LoadPlan {
   slices: number;
 }
 
-const DAY = 24 * 3600_000;
+/** A day in ms. */
+export const DAY = 24 * 3600_000;
 
 /** The statuses loaded whatever their age. */
-const ALWAYS_LOADED = [...OPEN_STATUSES, 'pending_payment'] as const;
+export const ALWAYS_LOADED = [...OPEN_STATUSES, 'pending_payment'] as const;
 
 /**
  * The recent orders' time slices, newest first: `[from, to)` by `$createdAt` from `since`,

@@ -14,6 +14,7 @@ import type { OrderViewHandle } from '../../views/views.ts';
 import { ORDER_STATUSES } from '../../../domain/order.ts';
 import { createHarness, settle, type Harness } from './harness.ts';
 import { advanceOrder, cancelOrder, makeOrder, orderDocument } from './orders.ts';
+import { agedOut, TRIM_EVERY_MS, windowStart } from '../window-trim.ts';
 
 const DAY = 24 * 3600_000;
 
@@ -36,6 +37,8 @@ export interface ConvergenceReport {
   listCopies: number;
   /** Orders of a persisted snapshot deleted on the server while away. */
   deletedAway: number;
+  /** Orders the desk held that had aged out of its window by the end (the trim drops them). */
+  agedOut: number;
   /** Differences between the store and the server after the final resync (empty: converged). */
   problems: string[];
 }
@@ -99,6 +102,7 @@ export async function runConvergence(
     opened: 0,
     listCopies: 0,
     deletedAway: 0,
+    agedOut: 0,
     problems: [],
   };
 
@@ -394,6 +398,14 @@ export async function runConvergence(
     h.timers.runDue();
   }
 
+  // The window trim, once more at the final time: orders may have aged out of the desk's window
+  // (30 days, the engine's default) while the run went on, and a fresh load would not read them.
+  clock.now += TRIM_EVERY_MS;
+  h.timers.runDue();
+  h.slices?.runAll();
+  await settle(2);
+  const windowFrom = windowStart(clock.now, 30);
+
   // Compare.
   let state = h.store.getState();
   const problems = report.problems;
@@ -412,8 +424,10 @@ export async function runConvergence(
   if (state.connection.status !== 'live') problems.push(`status ${state.connection.status}`);
   const expected = new Map<string, Order>();
   for (const doc of server.documents('orders'))
-    if (recent.has(doc.$id) || oldOpen.has(doc.$id) || touched.has(doc.$id) || kept.has(doc.$id))
-      expected.set(doc.$id, orderOf(doc));
+    if (recent.has(doc.$id) || oldOpen.has(doc.$id) || touched.has(doc.$id) || kept.has(doc.$id)) {
+      if (agedOut(orderOf(doc), windowFrom)) report.agedOut++;
+      else expected.set(doc.$id, orderOf(doc));
+    }
   for (const [id, order] of expected) {
     const held = state.orders.get(id);
     // A list copy (from the snapshot) must be the current version's list fields.
