@@ -119,6 +119,8 @@ export interface SyncOptions {
   activationWaitMs?: number;
   /** How often metrics are republished (their per-minute series moves with time). */
   tickMs?: number;
+  /** How often the closed orders that aged out of the window are dropped (`window-trim.ts`). */
+  trimEveryMs?: number;
   /** Delay before retrying a failed read, by attempt (the last value repeats). */
   retryDelaysMs?: readonly number[];
   /**
@@ -206,6 +208,7 @@ export class SyncEngine {
   readonly #slices: number;
   readonly #activationWaitMs: number;
   readonly #tickMs: number;
+  readonly #trimEveryMs: number;
   readonly #retryDelays: readonly number[];
   readonly #fullSync: readonly FullSyncSet[];
   readonly #persist: PersistOptions | null;
@@ -274,6 +277,7 @@ export class SyncEngine {
     this.#slices = Math.max(1, Math.floor(options.slices ?? 4));
     this.#activationWaitMs = options.activationWaitMs ?? 2_000;
     this.#tickMs = options.tickMs ?? 5_000;
+    this.#trimEveryMs = options.trimEveryMs ?? TRIM_EVERY_MS;
     this.#retryDelays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
     this.#fullSync = options.fullSync ?? ['products', 'exports', 'members', 'presence'];
     this.#persist = options.persist ?? null;
@@ -1073,12 +1077,12 @@ export class SyncEngine {
     this.#later(() => {
       void this.#trimWindow(this.#phase.run);
       this.#scheduleTrim();
-    }, TRIM_EVERY_MS);
+    }, this.#trimEveryMs);
   }
 
   /**
    * Drops from the desk the orders that aged out of its window (`window-trim.ts`), every
-   * {@link TRIM_EVERY_MS} while it is caught up and live: a pass over the held orders in slices, then, with the events received
+   * `trimEveryMs` while it is caught up and live: a pass over the held orders in slices, then, with the events received
    * meanwhile applied, the ones still as the pass saw them are removed (from the desk only). An
    * order whose detail is open stays while it is.
    */
