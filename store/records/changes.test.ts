@@ -71,6 +71,32 @@ describe('reconcileBatch', () => {
   });
 });
 
+describe('reconcileBatch: an eviction', () => {
+  it('removes the record held, leaves no tombstone, and a later copy brings it back', () => {
+    const a = row('a', 10);
+    const first = reconcileBatch(EntityTable.from([a]), EntityTable.empty<Tombstone>(), [
+      { kind: 'evict', record: a },
+    ]);
+    expect(first.table.get('a')).toBeUndefined();
+    expect(first.tombstones.size).toBe(0);
+    expect(first.diffs).toEqual([{ before: a, after: undefined }]);
+    const again = reconcileBatch(first.table, first.tombstones, [
+      { kind: 'upsert', record: { ...a } },
+    ]);
+    expect(again.table.get('a')).toEqual(a);
+  });
+
+  it('leaves a record that changed since the eviction was decided', () => {
+    const a = row('a', 10);
+    const newer = row('a', 20, 'a2');
+    const batch = reconcileBatch(EntityTable.from([newer]), EntityTable.empty<Tombstone>(), [
+      { kind: 'evict', record: a },
+    ]);
+    expect(batch.table.get('a')).toBe(newer);
+    expect(batch.diffs).toEqual([]);
+  });
+});
+
 describe('reconcileBatch of orders (the rule with rev)', () => {
   const o = (rev: number, updatedAt = rev * 10) => ({
     id: 'o1',

@@ -41,11 +41,18 @@ export const SYNCED_COLLECTIONS: readonly SyncedCollection[] = [
 ];
 
 /**
- * One change from the backend (a realtime event, a snapshot or resync document): an upsert of
- * the record, or its deletion (the record as it was deleted).
+ * What a change does: `upsert` the record, `delete` it (the record as it was deleted; a tombstone
+ * stops late copies), or `evict` it: the desk lets go of the record it holds, which the backend
+ * keeps (an order aged out of the desk's window), so nothing stops a later copy of it.
+ */
+export type ChangeKind = 'upsert' | 'delete' | 'evict';
+
+/**
+ * One change from the backend (a realtime event, a snapshot or resync document), or the desk
+ * letting go of a record (see {@link ChangeKind}).
  */
 export type RemoteChange = {
-  [C in SyncedCollection]: { collection: C; kind: 'upsert' | 'delete'; record: SyncedEntities[C] };
+  [C in SyncedCollection]: { collection: C; kind: ChangeKind; record: SyncedEntities[C] };
 }[SyncedCollection];
 
 /** The change of one record across a batch: absent `before` is a create, absent `after` a removal. */
@@ -65,12 +72,13 @@ export interface TableBatch<T extends Stamped> {
 /**
  * Reconciles a batch of upserts and deletes into a table with the rule of `reconcile.ts`:
  * duplicates, stale copies and reordering change nothing, a delete leaves a tombstone, and
- * nothing is resurrected. Pure: returns new tables (or the same ones when nothing changed).
+ * nothing is resurrected. An eviction removes the record only while it is the one held, and
+ * leaves no tombstone. Pure: returns new tables (or the same ones when nothing changed).
  */
 export function reconcileBatch<T extends Stamped>(
   table: EntityTable<T>,
   tombstones: EntityTable<Tombstone>,
-  changes: readonly { kind: 'upsert' | 'delete'; record: T }[],
+  changes: readonly { kind: ChangeKind; record: T }[],
 ): TableBatch<T> {
   const draft = table.edit();
   const graves = tombstones.edit();
@@ -86,6 +94,10 @@ export function reconcileBatch<T extends Stamped>(
       if (!first.has(slot)) first.set(slot, current);
       draft.setAt(slot, record);
       if (grave) graves.delete(record.id);
+    } else if (kind === 'evict') {
+      if (current !== record) continue;
+      if (!first.has(slot)) first.set(slot, current);
+      draft.setAt(slot, undefined);
     } else {
       if (reconcileDelete(record, current) === 'ignore') continue;
       if (grave === undefined || reconcileUpsert(record, undefined, grave) === 'apply')

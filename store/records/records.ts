@@ -1,4 +1,5 @@
 import {
+  type ChangeKind,
   SYNCED_COLLECTIONS,
   reconcileBatch,
   type RecordDiff,
@@ -49,7 +50,7 @@ export function emptyRecords(): RecordsState {
 }
 
 type Grouped = {
-  [C in SyncedCollection]: { kind: 'upsert' | 'delete'; record: SyncedEntities[C] }[];
+  [C in SyncedCollection]: { kind: ChangeKind; record: SyncedEntities[C] }[];
 };
 
 function groupChanges(

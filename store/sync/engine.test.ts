@@ -432,6 +432,11 @@ describe('SyncEngine', () => {
     await h.drain();
     expect(held()).toEqual(['aging-open', 'aging-shown', 'recent']);
     expect(h.server.get('orders', 'aging')).toBeDefined();
+    // Let go of, not deleted: a read of it (a link to the order) brings it back.
+    const refreshed = h.store.getState().refreshOrder('aging');
+    await h.drain();
+    await refreshed;
+    expect(held()).toContain('aging');
     release();
     await h.advance(60_000);
     await h.drain();

@@ -1082,9 +1082,9 @@ export class SyncEngine {
 
   /**
    * Drops from the desk the orders that aged out of its window (`window-trim.ts`), every
-   * `trimEveryMs` while it is caught up and live: a pass over the held orders in slices, then, with the events received
-   * meanwhile applied, the ones still as the pass saw them are removed (from the desk only). An
-   * order whose detail is open stays while it is.
+   * `trimEveryMs` while it is caught up and live: a pass over the held orders in slices, then,
+   * with the events received meanwhile applied, the ones still as the pass saw them are evicted
+   * (from the desk only). An order whose detail is open stays while it is.
    */
   async #trimWindow(run: number): Promise<void> {
     if (
@@ -1112,8 +1112,9 @@ export class SyncEngine {
       (order) => this.#state.orders.get(order.id) === order && !tracked(order.id),
     );
     if (removed.length === 0) return;
+    // Evicted, not deleted: no tombstone, so a later read (a link to the order) brings it back.
     this.#state.applyRemote(
-      removed.map((record) => ({ collection: 'orders', kind: 'delete', record })),
+      removed.map((record) => ({ collection: 'orders', kind: 'evict', record })),
     );
     this.#dirty = true;
     this.#saveSoon();
