@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { AppwriteException, Client, Databases, Query } from 'node-appwrite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeepAliveClient } from './keep-alive-client.ts';
@@ -156,5 +156,77 @@ describe('KeepAliveClient.from', () => {
       'x-appwrite-key': 'secret',
       'x-appwrite-locale': 'fr',
     });
+  });
+});
+
+/**
+ * A server that answers the first request of each connection and keeps it open, then closes the
+ * connection without an answer when a second request comes on it (as a server closing an idle
+ * kept-alive connection just as a request goes out on it). `resetFresh`: the first request of a
+ * connection is dropped too.
+ */
+async function closingServer(resetFresh = false) {
+  let requests = 0;
+  let connections = 0;
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    let served = 0;
+    let buffer = '';
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString();
+      while (buffer.includes('\r\n\r\n')) {
+        buffer = buffer.slice(buffer.indexOf('\r\n\r\n') + 4);
+        requests++;
+        if (served++ > 0 || resetFresh) return void socket.destroy();
+        const text = '{"$id":"d1"}';
+        socket.write(
+          `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${text.length}\r\nconnection: keep-alive\r\n\r\n${text}`,
+        );
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    endpoint: `http://127.0.0.1:${port}/v1`,
+    counts: () => ({ requests, connections }),
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('KeepAliveClient on a kept-alive connection the server closes', () => {
+  const get = (endpoint: string) =>
+    new Databases(
+      new KeepAliveClient().setEndpoint(endpoint).setProject('p1').setKey('k'),
+    ).getDocument({
+      databaseId: 'db',
+      collectionId: 'c',
+      documentId: 'd1',
+    });
+
+  it('sends the request again, once, on a new connection', async () => {
+    const server = await closingServer();
+    try {
+      expect(await get(server.endpoint)).toMatchObject({ $id: 'd1' });
+      expect(await get(server.endpoint)).toMatchObject({ $id: 'd1' });
+      expect(server.counts()).toEqual({ requests: 3, connections: 2 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('does not send again what failed on a new connection', async () => {
+    const server = await closingServer(true);
+    try {
+      await expect(get(server.endpoint)).rejects.toMatchObject({ code: 'ECONNRESET' });
+      expect(server.counts()).toEqual({ requests: 1, connections: 1 });
+    } finally {
+      await server.close();
+    }
   });
 });

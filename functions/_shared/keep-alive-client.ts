@@ -115,6 +115,7 @@ export class KeepAliveClient extends Client {
     url: URL,
     headers: Record<string, string>,
     body: string | undefined,
+    retry = true,
   ): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
     const secure = url.protocol === 'https:';
     return new Promise((resolve, reject) => {
@@ -129,7 +130,13 @@ export class KeepAliveClient extends Client {
           res.on('error', reject);
         },
       );
-      req.on('error', reject);
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the server closed (its idle timeout) as this request went out
+        // on it: the server read none of it, so it is sent once more, on a new connection.
+        if (retry && req.reusedSocket && error.code === 'ECONNRESET')
+          resolve(this.send(method, url, headers, body, false));
+        else reject(error);
+      });
       req.end(body);
     });
   }
