@@ -21,6 +21,7 @@ import {
   BOARD_COLUMNS,
   createDeskStore,
   DEFAULT_ORDER_VIEW,
+  HISTORY_DAYS,
   ORDER_LIST_FIELDS,
   orderViewKey,
   type DeskStore,
@@ -418,7 +419,7 @@ describe('the desk store against the local backend (issue 3)', () => {
       );
       phase('quiet');
       // The old open orders the traffic closed leave the desk with the next window trim.
-      const aged = () => windowStart(Date.now(), 30);
+      const aged = () => windowStart(Date.now(), HISTORY_DAYS);
       await until(
         () =>
           !desk

@@ -21,6 +21,13 @@ function seedOrders(h: Harness, count: number, ageMs = 3600_000) {
   h.server.seed('orders', docs);
 }
 
+/** An order document created `ageDays` before the harness's clock. */
+function aged(h: Harness, id: string, ageDays: number, status: 'paid' | 'fulfilled') {
+  return orderDocument(
+    makeOrder(h.rng, { id, number: 1, createdAt: h.clock.now - ageDays * DAY, status }),
+  );
+}
+
 function update(h: Harness, id: string, fields: Record<string, unknown>) {
   const current = h.server.get('orders', id) as unknown as OrderDocument;
   h.server.write('orders', 'update', id, {
@@ -164,14 +171,10 @@ describe('SyncEngine', () => {
 
   it('loads recent orders and open older ones, not closed older ones', async () => {
     const h = createHarness();
-    const mk = (id: string, ageDays: number, status: 'paid' | 'fulfilled') =>
-      orderDocument(
-        makeOrder(h.rng, { id, number: 1, createdAt: h.clock.now - ageDays * DAY, status }),
-      );
     h.server.seed('orders', [
-      mk('recent', 3, 'fulfilled'),
-      mk('old-open', 40, 'paid'),
-      mk('old-closed', 40, 'fulfilled'),
+      aged(h, 'recent', 3, 'fulfilled'),
+      aged(h, 'old-open', 40, 'paid'),
+      aged(h, 'old-closed', 40, 'fulfilled'),
     ]);
     await h.startLive();
     expect(
@@ -408,15 +411,11 @@ describe('SyncEngine', () => {
 
   it('drops the closed orders that age out of the window while the desk is open, not the open ones', async () => {
     const h = createHarness();
-    const mk = (id: string, ageDays: number, status: 'paid' | 'fulfilled') =>
-      orderDocument(
-        makeOrder(h.rng, { id, number: 1, createdAt: h.clock.now - ageDays * DAY, status }),
-      );
     h.server.seed('orders', [
-      mk('aging', 29.99, 'fulfilled'),
-      mk('aging-shown', 29.99, 'fulfilled'),
-      mk('aging-open', 29.99, 'paid'),
-      mk('recent', 3, 'fulfilled'),
+      aged(h, 'aging', 29.99, 'fulfilled'),
+      aged(h, 'aging-shown', 29.99, 'fulfilled'),
+      aged(h, 'aging-open', 29.99, 'paid'),
+      aged(h, 'recent', 3, 'fulfilled'),
     ]);
     await h.startLive();
     const held = () =>

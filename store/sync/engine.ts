@@ -22,7 +22,13 @@ import {
   listOrderFromDocument,
   recordFromDocument,
 } from './documents.ts';
-import { planInitialLoad, type FullSyncSet, type PlannedRead } from './load-plan.ts';
+import {
+  HISTORY_DAYS,
+  planInitialLoad,
+  windowStart,
+  type FullSyncSet,
+  type PlannedRead,
+} from './load-plan.ts';
 import { readSnapshot } from './load-reader.ts';
 import { mark, markLatest, measureLatest, timelineNow } from './marks.ts';
 import { cursorPages, deltaPages, offsetPages, PAGE_SIZE } from './pager.ts';
@@ -58,7 +64,7 @@ import {
 } from './persist.ts';
 import { PAGE_CHUNKS, SnapshotEncoder, type Segment } from './snapshot-codec.ts';
 import { firstScreenOf, type StoredFirstScreen } from './first-screen.ts';
-import { agedOutOrders, TRIM_EVERY_MS, windowStart } from './window-trim.ts';
+import { agedOutOrders, TRIM_EVERY_MS } from './window-trim.ts';
 import { DEFAULT_ORDER_VIEW, orderViewKey } from '../views/order-views.ts';
 import {
   detailStatus,
@@ -271,7 +277,7 @@ export class SyncEngine {
     this.#network = options.network ?? browserNetwork();
     this.#now = now;
     this.#margin = options.resyncMarginMs ?? 5_000;
-    this.#historyDays = options.historyDays ?? 30;
+    this.#historyDays = options.historyDays ?? HISTORY_DAYS;
     this.#maxOrders = options.maxOrders ?? 100_000;
     this.#pageSize = options.pageSize ?? PAGE_SIZE;
     this.#slices = Math.max(1, Math.floor(options.slices ?? 4));
@@ -1108,14 +1114,15 @@ export class SyncEngine {
     this.#trimPass = null;
     if (run !== this.#phase.run || aged.length === 0) return;
     this.flush();
-    const removed = aged.filter(
-      (order) => this.#state.orders.get(order.id) === order && !tracked(order.id),
-    );
-    if (removed.length === 0) return;
-    // Evicted, not deleted: no tombstone, so a later read (a link to the order) brings it back.
+    // Evicted, not deleted: only the version the pass saw goes (an order changed since stays),
+    // and no tombstone is left, so a later read (a link to the order) brings it back.
+    const before = this.#state.orders;
     this.#state.applyRemote(
-      removed.map((record) => ({ collection: 'orders', kind: 'evict', record })),
+      aged
+        .filter((order) => !tracked(order.id))
+        .map((record) => ({ collection: 'orders', kind: 'evict', record })),
     );
+    if (this.#state.orders === before) return;
     this.#dirty = true;
     this.#saveSoon();
   }

@@ -62,8 +62,15 @@ export interface LoadPlan {
   slices: number;
 }
 
-/** A day in ms. */
-export const DAY = 24 * 3600_000;
+const DAY = 24 * 3600_000;
+
+/** The days of history the desk holds by default (`historyDays`). */
+export const HISTORY_DAYS = 30;
+
+/** The start of the desk's window at `now` (epoch ms): orders created before it are not read. */
+export function windowStart(now: number, historyDays: number): number {
+  return now - historyDays * DAY;
+}
 
 /** The statuses loaded whatever their age. */
 export const ALWAYS_LOADED = [...OPEN_STATUSES, 'pending_payment'] as const;
@@ -91,7 +98,7 @@ export function recentSlices(
  */
 export function planInitialLoad(settings: LoadSettings, now: number): LoadPlan {
   const slices = Math.max(1, Math.floor(settings.slices));
-  const since = now - settings.historyDays * DAY;
+  const since = windowStart(now, settings.historyDays);
   const select = Query.select([...ORDER_LIST_SELECT]);
   const reads: PlannedRead[] = recentSlices(since, now, slices).map((slice, i) => ({
     part: 'recent',

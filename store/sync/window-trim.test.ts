@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { drain } from '../views/sliced.ts';
-import { DAY } from './load-plan.ts';
+import { windowStart } from './load-plan.ts';
 import { makeOrder } from './testing/orders.ts';
 import { Prng } from './testing/prng.ts';
-import { agedOut, agedOutOrders, windowStart } from './window-trim.ts';
+import { agedOut, agedOutOrders } from './window-trim.ts';
 
+const DAY = 24 * 3600_000;
 const NOW = Date.UTC(2026, 10, 29, 12);
 const rng = new Prng(7);
 const order = (id: string, ageDays: number, status: Parameters<typeof makeOrder>[1]['status']) =>

@@ -1,6 +1,6 @@
 import type { Order } from '../../domain/order.ts';
 import type { Job } from '../views/sliced.ts';
-import { ALWAYS_LOADED, DAY } from './load-plan.ts';
+import { ALWAYS_LOADED } from './load-plan.ts';
 
 /**
  * The desk's window as time goes by: the first load reads the orders created in the last
@@ -16,12 +16,10 @@ export const TRIM_EVERY_MS = 60_000;
 /** Held orders looked at between two yields of the pass. */
 export const TRIM_STEP = 1024;
 
-/** The start of the window at `now` (epoch ms): orders created before it may go. */
-export function windowStart(now: number, historyDays: number): number {
-  return now - historyDays * DAY;
-}
-
-/** Whether `order` is outside the window starting at `since`: created before it, and closed. */
+/**
+ * Whether `order` is outside the window starting at `since` (`windowStart` of `load-plan.ts`):
+ * created before it, and closed.
+ */
 export function agedOut(order: Order, since: number): boolean {
   return order.createdAt < since && !(ALWAYS_LOADED as readonly string[]).includes(order.status);
 }

@@ -14,7 +14,8 @@ import type { OrderViewHandle } from '../../views/views.ts';
 import { ORDER_STATUSES } from '../../../domain/order.ts';
 import { createHarness, settle, type Harness } from './harness.ts';
 import { advanceOrder, cancelOrder, makeOrder, orderDocument } from './orders.ts';
-import { agedOut, TRIM_EVERY_MS, windowStart } from '../window-trim.ts';
+import { agedOut, TRIM_EVERY_MS } from '../window-trim.ts';
+import { HISTORY_DAYS, windowStart } from '../load-plan.ts';
 
 const DAY = 24 * 3600_000;
 
@@ -399,12 +400,12 @@ export async function runConvergence(
   }
 
   // The window trim, once more at the final time: orders may have aged out of the desk's window
-  // (30 days, the engine's default) while the run went on, and a fresh load would not read them.
+  // while the run went on, and a fresh load would not read them.
   clock.now += TRIM_EVERY_MS;
   h.timers.runDue();
   h.slices?.runAll();
   await settle(2);
-  const windowFrom = windowStart(clock.now, 30);
+  const windowFrom = windowStart(clock.now, HISTORY_DAYS);
 
   // Compare.
   let state = h.store.getState();
