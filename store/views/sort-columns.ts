@@ -233,7 +233,8 @@ export function rebuildSortColumns(columns: SortColumns, orders: EntityTable<Ord
  * view's ascending sort column or a maintained view with the same sort and a wider filter. One
  * pass in order (backwards for a descending view, nulls kept last); O(n) filter calls, no
  * comparisons, no allocation per row: the view shares the column's entries (an entry the view
- * made itself is looked up by id). A search is answered by slot (`search-index.ts`).
+ * made itself is looked up by id). A search is answered by slot (`search-index.ts`). With
+ * `everyOrder` (no filter, no search) no pass at all: the source, or the source read backwards.
  */
 export function selectFromIndex(
   source: SortedIndex,
@@ -252,17 +253,6 @@ const WIDE = 8;
 
 /** Chunks of an index (≤ 512 entries each) read between two yields. */
 const INDEX_CHUNKS_PER_STEP = 4;
-
-/** A chunk's entries backwards, but those with a null key, which go to `nulls`. */
-function reverseChunk(chunk: readonly IndexEntry[], nulls: IndexEntry[]): IndexEntry[] {
-  const out: IndexEntry[] = [];
-  for (let k = chunk.length - 1; k >= 0; k--) {
-    const entry = chunk[k]!;
-    if (entry.key === null) nulls.push(entry);
-    else out.push(entry);
-  }
-  return out;
-}
 
 /**
  * Adds a chunk's entries that belong in the view to `rows` (or to `nulls`, for a null key), in
@@ -302,25 +292,12 @@ export function* selectJob(
   orders: EntityTable<Order>,
   everyOrder = false,
 ): Job<SortedIndex> {
-  const reverse = source.direction !== def.direction;
+  // No filter: the column itself, read backwards for the other direction (an index is
+  // immutable: the view's changes will copy what they touch).
+  if (everyOrder) return source.direction === def.direction ? source : source.reversed();
+  const reverse = source.chunkOrder !== def.direction;
   const chunks = source.chunkCount;
   const chunkAt = (step: number) => source.chunkAt(reverse ? chunks - 1 - step : step);
-  if (everyOrder) {
-    // No filter: the column itself in its own direction (an index is immutable: the view's
-    // changes will copy what they touch); backwards, its chunks reversed, the nulls (only at
-    // the end of the column) kept last.
-    if (!reverse) return source;
-    const reversed: IndexEntry[][] = [];
-    const nulls: IndexEntry[] = [];
-    for (let step = 0; step < chunks; step++) {
-      const chunk = reverseChunk(chunkAt(step), nulls);
-      if (chunk.length) reversed.push(chunk);
-      if (step % INDEX_CHUNKS_PER_STEP === INDEX_CHUNKS_PER_STEP - 1) yield;
-    }
-    for (let at = 0; at < nulls.length; at += INDEX_CHUNK)
-      reversed.push(nulls.slice(at, at + INDEX_CHUNK));
-    return SortedIndex.fromChunks(reversed, source.size, def.direction, 1);
-  }
   const rows: IndexEntry[] = [];
   const nulls: IndexEntry[] = [];
   // The filter is tested over the whole table, in the order its records sit, when the source

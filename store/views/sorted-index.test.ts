@@ -80,6 +80,52 @@ describe('SortedIndex', () => {
     }
   });
 
+  it('reads the other way when reversed, nulls still last, and stays sorted under edits', () => {
+    const rng = new Prng(3);
+    const current = new Map<string, IndexEntry>();
+    const make = (id: string): IndexEntry => ({
+      id,
+      key: rng.chance(0.1) ? null : rng.int(0, 300),
+      tie: rng.int(0, 3),
+    });
+    for (let i = 0; i < 2000; i++) current.set(`n${i}`, make(`n${i}`));
+    const ascending = SortedIndex.build([...current.values()], 'asc');
+    const original = ascending.toArray();
+    let index = ascending.reversed();
+    expect(index.direction).toBe('desc');
+    expect(index.chunkOrder).toBe('asc');
+    expect(index.reversed().toArray()).toEqual(ascending.toArray());
+    for (let round = 0; round < 30; round++) {
+      const expected = sorted(current.values(), 'desc');
+      const entries = [...current.values()];
+      expect(index.toArray()).toEqual(expected);
+      expect([...index.entries()].map((e) => e.id)).toEqual(expected);
+      const backwards: string[] = [];
+      index.forEachEntry((e) => void backwards.push(e.id), true);
+      expect(backwards).toEqual(expected.slice().reverse());
+      expect(index.slice(100, 140)).toEqual(expected.slice(100, 140));
+      expect(index.slice(expected.length - 30)).toEqual(expected.slice(-30));
+      for (let i = 0; i < expected.length; i += 61) {
+        expect(index.at(i)).toBe(expected[i]);
+        expect(index.indexOf(current.get(expected[i]!)!)).toBe(i);
+      }
+      const keyed = entries.filter((e) => e.key !== null).length;
+      expect(index.countWhile((e) => e.key !== null)).toBe(keyed);
+      const draft = index.edit();
+      for (let k = rng.int(0, 200); k > 0; k--) {
+        const id = `n${rng.int(0, 2500)}`;
+        const before = current.get(id) ?? null;
+        const after = rng.chance(0.15) ? null : make(id);
+        draft.move(before, after);
+        if (after) current.set(id, after);
+        else current.delete(id);
+      }
+      index = draft.commit();
+      expect(index.chunkOrder).toBe('asc');
+    }
+    expect(ascending.toArray()).toEqual(original);
+  });
+
   it('returns the same index when a batch changes nothing, and shares unchanged chunks', () => {
     const entries = Array.from({ length: 2000 }, (_, i) => ({ id: `i${i}`, key: i, tie: 0 }));
     const index = SortedIndex.build(entries, 'asc');

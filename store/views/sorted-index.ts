@@ -83,6 +83,8 @@ function chunkFor(chunks: readonly (readonly IndexEntry[])[], entry: IndexEntry,
   return lo;
 }
 
+const opposite = (direction: Direction): Direction => (direction === 'asc' ? 'desc' : 'asc');
+
 /**
  * An immutable sorted list of ids, the backing of a virtualized view: `size` rows, `at(i)` the
  * id in row `i`. It is kept in chunks of a few hundred entries; an edit copies the chunk list
@@ -90,33 +92,46 @@ function chunkFor(chunks: readonly (readonly IndexEntry[])[], entry: IndexEntry,
  * splice inside one chunk. So keeping a 100,000-row view up to date costs O(log n) per changed
  * row, and each commit yields a new value (a new reference for React) while untouched chunks
  * are shared with the previous one.
+ *
+ * The chunks may hold the entries in the opposite direction (`chunkOrder`): an index and its
+ * {@link reversed} share them, so a view sorted the other way is made without a pass.
  */
 export class SortedIndex {
   /** Number of ids. */
   readonly size: number;
   /** Increases with every commit that changed the list. */
   readonly version: number;
-  /** Key direction. */
+  /** Key direction: the order of the rows. */
   readonly direction: Direction;
+  /**
+   * The order the chunks hold the entries in ({@link chunkAt}, the edits' binary searches):
+   * `direction`, or the opposite one for an index read backwards (rows with a null key last in
+   * both).
+   */
+  readonly chunkOrder: Direction;
   readonly #chunks: readonly (readonly IndexEntry[])[];
   #starts: Int32Array | null = null;
   #lastChunk = 0;
+  /** Entries with a key (before the null keys at the chunks' end), when read backwards. */
+  #keyed = -1;
 
   private constructor(
     chunks: readonly (readonly IndexEntry[])[],
     size: number,
     direction: Direction,
     version: number,
+    chunkOrder: Direction,
   ) {
     this.#chunks = chunks;
     this.size = size;
     this.direction = direction;
     this.version = version;
+    this.chunkOrder = chunkOrder;
   }
 
   /** An empty index. */
   static empty(direction: Direction): SortedIndex {
-    return new SortedIndex(NO_CHUNKS, 0, direction, 0);
+    return new SortedIndex(NO_CHUNKS, 0, direction, 0, direction);
   }
 
   /** An index of `entries` (sorted here; the array is reordered in place). */
@@ -125,7 +140,7 @@ export class SortedIndex {
     entries.sort((a, b) => compareEntries(a, b, sign));
     const chunks: IndexEntry[][] = [];
     for (let i = 0; i < entries.length; i += CHUNK) chunks.push(entries.slice(i, i + CHUNK));
-    return new SortedIndex(chunks, entries.length, direction, version);
+    return new SortedIndex(chunks, entries.length, direction, version, direction);
   }
 
   /**
@@ -139,21 +154,73 @@ export class SortedIndex {
   ): SortedIndex {
     const chunks: IndexEntry[][] = [];
     for (let i = 0; i < entries.length; i += CHUNK) chunks.push(entries.slice(i, i + CHUNK));
-    return new SortedIndex(chunks, entries.length, direction, version);
+    return new SortedIndex(chunks, entries.length, direction, version, direction);
   }
 
   /**
-   * An index of chunks of entries already in the index's order (each of about
-   * {@link INDEX_CHUNK}, none empty), shared, not copied: built a chunk at a time, without an
-   * array of every entry.
+   * An index of chunks of entries already in `chunkOrder` (the index's direction unless given;
+   * each chunk of about {@link INDEX_CHUNK}, none empty), shared, not copied: built a chunk at a
+   * time, without an array of every entry.
    */
   static fromChunks(
     chunks: readonly (readonly IndexEntry[])[],
     size: number,
     direction: Direction,
     version: number,
+    chunkOrder: Direction = direction,
   ): SortedIndex {
-    return new SortedIndex(chunks, size, direction, version);
+    return new SortedIndex(chunks, size, direction, version, chunkOrder);
+  }
+
+  /**
+   * The same entries sorted the other way (nulls still last), in O(1): the chunks are shared
+   * and read backwards.
+   */
+  reversed(): SortedIndex {
+    return new SortedIndex(
+      this.#chunks,
+      this.size,
+      opposite(this.direction),
+      this.version,
+      this.chunkOrder,
+    );
+  }
+
+  /**
+   * The place in the chunks of row `row`, and the row of a place (the same mapping both ways):
+   * read backwards, the keyed entries are reversed and the null keys after them too.
+   */
+  #flip(at: number): number {
+    if (this.chunkOrder === this.direction) return at;
+    const keyed = this.#keyedCount();
+    return at < keyed ? keyed - 1 - at : keyed + this.size - 1 - at;
+  }
+
+  /** Entries with a non-null key: the null keys are at the chunks' end (binary searches). */
+  #keyedCount(): number {
+    if (this.#keyed >= 0) return this.#keyed;
+    const chunks = this.#chunks;
+    let lo = 0;
+    let hi = chunks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (chunks[mid]![chunks[mid]!.length - 1]!.key === null) hi = mid;
+      else lo = mid + 1;
+    }
+    let keyed = this.#chunkStarts()[lo]!;
+    const chunk = chunks[lo];
+    if (chunk !== undefined) {
+      let a = 0;
+      let b = chunk.length;
+      while (a < b) {
+        const mid = (a + b) >>> 1;
+        if (chunk[mid]!.key === null) b = mid;
+        else a = mid + 1;
+      }
+      keyed += a;
+    }
+    this.#keyed = keyed;
+    return keyed;
   }
 
   #chunkStarts(): Int32Array {
@@ -168,6 +235,10 @@ export class SortedIndex {
   /** The entry in row `index`, or undefined when out of range. */
   entryAt(index: number): IndexEntry | undefined {
     if (index < 0 || index >= this.size || !Number.isInteger(index)) return undefined;
+    return this.#entryAtPlace(this.#flip(index));
+  }
+
+  #entryAtPlace(index: number): IndexEntry {
     const starts = this.#chunkStarts();
     let c = this.#lastChunk;
     if (!(starts[c]! <= index && index < starts[c + 1]!)) {
@@ -181,7 +252,7 @@ export class SortedIndex {
       c = lo;
       this.#lastChunk = c;
     }
-    return this.#chunks[c]![index - starts[c]!];
+    return this.#chunks[c]![index - starts[c]!]!;
   }
 
   /** The id in row `index`, or undefined when out of range. */
@@ -195,6 +266,10 @@ export class SortedIndex {
     const from = Math.max(0, start);
     const to = Math.min(this.size, end);
     if (from >= to) return out;
+    if (this.chunkOrder !== this.direction) {
+      for (let row = from; row < to; row++) out.push(this.#entryAtPlace(this.#flip(row)).id);
+      return out;
+    }
     const starts = this.#chunkStarts();
     for (let c = 0; c < this.#chunks.length && starts[c]! < to; c++) {
       const chunk = this.#chunks[c]!;
@@ -210,7 +285,9 @@ export class SortedIndex {
   toArray(): string[] {
     const out: string[] = new Array<string>(this.size);
     let i = 0;
-    for (const chunk of this.#chunks) for (const entry of chunk) out[i++] = entry.id;
+    this.forEachEntry((entry) => {
+      out[i++] = entry.id;
+    });
     return out;
   }
 
@@ -219,6 +296,12 @@ export class SortedIndex {
    * returns false. A plain loop over the chunks: no iterator per entry.
    */
   forEachEntry(visit: (entry: IndexEntry) => boolean | void, reverse = false): void {
+    if (this.chunkOrder !== this.direction) {
+      for (let k = 0; k < this.size; k++)
+        if (visit(this.#entryAtPlace(this.#flip(reverse ? this.size - 1 - k : k))) === false)
+          return;
+      return;
+    }
     const chunks = this.#chunks;
     if (!reverse) {
       for (const chunk of chunks)
@@ -231,35 +314,43 @@ export class SortedIndex {
     }
   }
 
-  /** Number of chunks (for a pass in slices, with {@link chunkAt}). */
+  /** Number of chunks (for a pass in slices, with {@link chunkAt}; in {@link chunkOrder}). */
   get chunkCount(): number {
     return this.#chunks.length;
   }
 
-  /** The entries of chunk `c`, in order (read-only: shared with other versions). */
+  /** The entries of chunk `c`, in {@link chunkOrder} (read-only: shared with other versions). */
   chunkAt(c: number): readonly IndexEntry[] {
     return this.#chunks[c] ?? [];
   }
 
   /** Every entry in order. */
   *entries(): IterableIterator<IndexEntry> {
+    if (this.chunkOrder !== this.direction) {
+      for (let row = 0; row < this.size; row++) yield this.#entryAtPlace(this.#flip(row));
+      return;
+    }
     for (const chunk of this.#chunks) yield* chunk;
   }
 
   /** The row of `entry` (matched by its id, key and tie-break), or -1 when absent. */
   indexOf(entry: IndexEntry): number {
     if (this.size === 0) return -1;
-    const sign = this.direction === 'asc' ? 1 : -1;
+    const sign = this.chunkOrder === 'asc' ? 1 : -1;
     const c = chunkFor(this.#chunks, entry, sign);
     const chunk = this.#chunks[c]!;
     const at = lowerBound(chunk, entry, sign);
     if (at >= chunk.length || chunk[at]!.id !== entry.id) return -1;
-    return this.#chunkStarts()[c]! + at;
+    return this.#flip(this.#chunkStarts()[c]! + at);
   }
 
   /** Number of leading entries for which `test` holds (`test` must hold for a prefix only). */
   countWhile(test: (entry: IndexEntry) => boolean): number {
     let count = 0;
+    if (this.chunkOrder !== this.direction) {
+      this.forEachEntry((entry) => test(entry) && ++count > 0);
+      return count;
+    }
     for (const chunk of this.#chunks) {
       if (chunk.length && test(chunk[chunk.length - 1]!)) {
         count += chunk.length;
@@ -292,7 +383,7 @@ export class IndexDraft {
   constructor(source: SortedIndex, chunks: readonly (readonly IndexEntry[])[]) {
     this.#source = source;
     this.#view = chunks;
-    this.#sign = source.direction === 'asc' ? 1 : -1;
+    this.#sign = source.chunkOrder === 'asc' ? 1 : -1;
     this.#size = source.size;
   }
 
@@ -369,6 +460,7 @@ export class IndexDraft {
       this.#size,
       this.#source.direction,
       this.#source.version + 1,
+      this.#source.chunkOrder,
     );
   }
 }

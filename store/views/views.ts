@@ -131,9 +131,10 @@ export function emptyViews(now: number): ViewsState {
 }
 
 /**
- * The pass that makes a view's rows (a job, see `sliced.ts`): one ordered pass over the narrowest
- * maintained view it refines, else over its sort column (`column`: every view's column is kept,
- * so a view it refines has it too), the pointers copied as they are when nothing is filtered.
+ * The pass that makes a view's rows (a job, see `sliced.ts`): its sort column itself when nothing
+ * is filtered (read backwards for a descending view: no pass), else one ordered pass over the
+ * narrowest maintained view it refines, or over the column (`column`: every view's column is
+ * kept, so a view it refines has it too).
  */
 function viewPass(
   spec: OrderViewSpec,
@@ -141,9 +142,10 @@ function viewPass(
   column: SortedIndex,
   views: Iterable<OrderViewEntry>,
 ): Job<SortedIndex> {
-  const source = narrowestSource(spec, views);
-  const everyOrder = orderViewKey({ sort: spec.sort, dir: spec.dir }) === orderViewKey(spec);
-  return selectJob(source ?? column, viewDefOf(spec), orders, source === null && everyOrder);
+  const def = viewDefOf(spec);
+  if (orderViewKey({ sort: spec.sort, dir: spec.dir }) === orderViewKey(spec))
+    return selectJob(column, def, orders, true);
+  return selectJob(narrowestSource(spec, views) ?? column, def, orders);
 }
 
 /**
