@@ -205,17 +205,19 @@ export function matchesSearch(search: TextSearch, order: Order): boolean {
   return search.needle !== null && searchTextOf(order).includes(search.needle);
 }
 
+/** The statuses a spec keeps; null when it keeps every one. */
+export function statusesOf(spec: OrderViewSpec): ReadonlySet<OrderStatus> | null {
+  const { statuses } = normalizeViewSpec(spec);
+  return statuses ? new Set(statuses) : null;
+}
+
 /**
- * The filters of a spec other than its text search (statuses, assignee, created range), only
- * those it has; null when it has none.
+ * The filters of a spec other than its statuses and its text search (assignee, created range),
+ * only those it has; null when it has none.
  */
-export function recordFilterOf(spec: OrderViewSpec): ((order: Order) => boolean) | null {
+export function otherFilterOf(spec: OrderViewSpec): ((order: Order) => boolean) | null {
   const s = normalizeViewSpec(spec);
   const tests: ((order: Order) => boolean)[] = [];
-  if (s.statuses) {
-    const statuses = new Set(s.statuses);
-    tests.push((order) => statuses.has(order.status));
-  }
   const assignee = s.assignee ?? null;
   if (assignee === 'none') tests.push((order) => order.assigneeId === null);
   else if (assignee !== null) tests.push((order) => order.assigneeId === assignee);
@@ -225,6 +227,26 @@ export function recordFilterOf(spec: OrderViewSpec): ((order: Order) => boolean)
     tests.push((order) => order.createdAt >= from && order.createdAt < to);
   if (tests.length <= 1) return tests[0] ?? null;
   return (order) => tests.every((test) => test(order));
+}
+
+/**
+ * The filters of a spec other than its text search (statuses, assignee, created range), only
+ * those it has; null when it has none.
+ */
+export function recordFilterOf(spec: OrderViewSpec): ((order: Order) => boolean) | null {
+  const statuses = statusesOf(spec);
+  const other = otherFilterOf(spec);
+  if (statuses === null) return other;
+  if (other === null) return (order) => statuses.has(order.status);
+  return (order) => statuses.has(order.status) && other(order);
+}
+
+/** The filters other than the text search, the statuses apart (a pass reads them by slot). */
+export interface RecordFilterParts {
+  /** The statuses kept; null: every one. */
+  statuses: ReadonlySet<OrderStatus> | null;
+  /** The assignee and created range; null: none. */
+  other: ((order: Order) => boolean) | null;
 }
 
 /** The row predicate of a spec (statuses, assignee, created range, text). */
@@ -244,6 +266,8 @@ export function orderViewPredicate(spec: OrderViewSpec): (order: Order) => boole
 export interface OrderViewDef extends OrderIndexDef {
   /** The filters other than the search (null: none). */
   filter: ((order: Order) => boolean) | null;
+  /** `filter` in two parts: the statuses kept (null: all) and the other filters (null: none). */
+  parts: RecordFilterParts;
   /** The text search (null: none). */
   search: TextSearch | null;
 }
@@ -256,6 +280,7 @@ export function orderViewDef(spec: OrderViewSpec): OrderViewDef {
     member: orderViewPredicate(spec),
     key: (order) => sortValueOf(order, key),
     filter: recordFilterOf(spec),
+    parts: { statuses: statusesOf(spec), other: otherFilterOf(spec) },
     search: textSearchOf(spec),
   };
 }

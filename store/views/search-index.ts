@@ -1,7 +1,13 @@
 import type { Order } from '../../domain/order.ts';
 import { CHUNK_SLOTS, type EntityTable } from '../records/entity-table.ts';
-import { foldText, HAYSTACK_SEPARATOR, type TextSearch } from './order-views.ts';
+import {
+  foldText,
+  HAYSTACK_SEPARATOR,
+  type RecordFilterParts,
+  type TextSearch,
+} from './order-views.ts';
 import { STEP, type Job } from './sliced.ts';
+import { statusCodesAt, statusMask } from './status-codes.ts';
 
 /**
  * The search text of one chunk of the orders table: the haystacks of its slots in one string
@@ -110,20 +116,31 @@ function searchChunkAt(
 }
 
 /**
- * Marks the slots of one chunk whose order `filter` keeps: every slot's, or (`onlyMarked`) only
- * those already marked (by the search).
+ * Marks the slots of one chunk whose status `mask` keeps (by the chunk's status codes, no order
+ * read): every slot's, or (`onlyMarked`) only those already marked (by the search).
  */
+function statusChunk(
+  codes: Uint8Array,
+  mask: Uint8Array,
+  matched: Uint8Array,
+  base: number,
+  onlyMarked: boolean,
+): void {
+  for (let i = 0; i < CHUNK_SLOTS; i++)
+    if (!onlyMarked || matched[base + i] === 1) matched[base + i] = mask[codes[i]!]!;
+}
+
+/** Unmarks the marked slots of one chunk whose order `filter` does not keep. */
 function filterChunk(
   chunk: readonly (Order | undefined)[],
   filter: (order: Order) => boolean,
   matched: Uint8Array,
   base: number,
-  onlyMarked: boolean,
 ): void {
   for (let i = 0; i < CHUNK_SLOTS; i++) {
+    if (matched[base + i] !== 1) continue;
     const order = chunk[i];
-    if (order === undefined || (onlyMarked && matched[base + i] !== 1)) continue;
-    matched[base + i] = filter(order) ? 1 : 0;
+    if (order === undefined || !filter(order)) matched[base + i] = 0;
   }
 }
 
@@ -131,37 +148,45 @@ function filterChunk(
  * The slots of `orders` whose order matches `search` and `filter` (either null: any), 1 in the
  * result (which may be shorter than the slots), as a job. The search reads the chunks' search
  * texts — one `indexOf` per match, the numbers tested from a flat array, so a keystroke reads no
- * order and folds only the orders that changed since the last search; the filter reads the
- * orders in the order they sit in the table, not in a column's order.
+ * order and folds only the orders that changed since the last search; the statuses are read
+ * from the chunks' status codes (`status-codes.ts`); only the other filters read orders, those
+ * still marked, in the order they sit in the table.
  */
 export function* matchingSlots(
   orders: EntityTable<Order>,
   search: TextSearch | null,
-  filter: ((order: Order) => boolean) | null = null,
+  filter: RecordFilterParts | null = null,
 ): Job<Uint8Array> {
   const chunks = orders.chunkCount;
   const matched = new Uint8Array(chunks * CHUNK_SLOTS);
   const last = search === null ? null : lastOf(orders);
+  const statuses = filter?.statuses ?? null;
+  const mask = statuses === null ? null : statusMask(statuses);
+  const other = filter?.other ?? null;
   for (let c = 0; c < chunks; c++) {
+    const base = c * CHUNK_SLOTS;
     if (last !== null) {
       const made = searchChunkAt(orders, last, c);
-      if (made !== undefined) matchChunk(made, search!, matched, c * CHUNK_SLOTS);
+      if (made !== undefined) matchChunk(made, search!, matched, base);
     }
-    const chunk = filter === null ? undefined : orders.chunkAt(c);
-    if (chunk !== undefined) filterChunk(chunk, filter!, matched, c * CHUNK_SLOTS, last !== null);
+    if (mask !== null) statusChunk(statusCodesAt(orders, c), mask, matched, base, last !== null);
+    else if (last === null) matched.fill(1, base, base + CHUNK_SLOTS);
+    if (other !== null) filterChunk(orders.chunkAt(c), other, matched, base);
     if (c % TABLE_CHUNKS_PER_STEP === TABLE_CHUNKS_PER_STEP - 1) yield;
   }
   return matched;
 }
 
 /**
- * Makes the search text of every chunk of `orders` that has none, as a job: what the first
- * keystroke would otherwise do (fold every name and email), done ahead in idle time.
+ * Makes the search text and the status codes of every chunk of `orders` that has none, as a job:
+ * what the first keystroke or status filter would otherwise do (fold every name and email, read
+ * every status), done ahead in idle time.
  */
 export function* prepareSearchText(orders: EntityTable<Order>): Job {
   const last = lastOf(orders);
   for (let c = 0; c < orders.chunkCount; c++) {
     searchChunkAt(orders, last, c);
+    statusCodesAt(orders, c);
     if (c % TABLE_CHUNKS_PER_STEP === TABLE_CHUNKS_PER_STEP - 1) yield;
   }
 }

@@ -306,7 +306,7 @@ export function* selectJob(
   const matched =
     def.search === null && !wide
       ? null
-      : yield* matchingSlots(orders, def.search, wide ? def.filter : null);
+      : yield* matchingSlots(orders, def.search, wide ? def.parts : null);
   const filter = wide ? null : def.filter;
   for (let step = 0; step < chunks; step++) {
     selectChunk(chunkAt(step), reverse, orders, matched, filter, rows, nulls);
