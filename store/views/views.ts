@@ -28,6 +28,7 @@ import { prepareSearchText } from './search-index.ts';
 import { nextShownOrders, type OptimisticOrders } from './shown-orders.ts';
 import {
   AFTER_FRAME,
+  SLICE_MS,
   drain,
   runSliced,
   type Job,
@@ -264,11 +265,11 @@ export function tickViews(views: ViewsState, now: number): Partial<ViewsState> {
 const KEEP_UNUSED_VIEWS = 2;
 
 /**
- * A view made within this many ms of being asked for (by the slice scheduler's clock) is
- * published at once, in the frame of the input that asked for it; a slower one a painted frame
- * after its pass (`AFTER_FRAME`).
+ * A view made within this many ms of being asked for (by the slice scheduler's clock: its first
+ * slice) is published at once, in the frame of the input that asked for it; a slower one a
+ * painted frame after its pass (`AFTER_FRAME`).
  */
-export const QUICK_VIEW_MS = 4;
+export const QUICK_VIEW_MS = SLICE_MS;
 
 /** A handle on a maintained table view (see {@link ViewsActions.acquireOrderView}). */
 export interface OrderViewHandle {
