@@ -9,18 +9,11 @@ import {
   useSession,
 } from '../features/auth/index.ts';
 import { ErrorState, LoadingState } from '../components/states.tsx';
-import { paths } from '../lib/paths.ts';
+import { isCustomerPath, isPublicPath, paths } from '../lib/paths.ts';
 import { navigate, useLocation } from '../lib/router.tsx';
 import { DeskShell } from './desk-shell.tsx';
 import { ErrorBoundary } from './error-boundary.tsx';
-import { isCustomerPath, ShopApp } from './shop-app.tsx';
-
-const PUBLIC = ['/login', '/signup', '/join'];
-
-/** Whether `pathname` opens a desk screen (not the shop, not sign-in). */
-export function isDeskScreen(pathname: string): boolean {
-  return !isCustomerPath(pathname) && !PUBLIC.includes(pathname);
-}
+import { ShopApp } from './shop-app.tsx';
 
 /** The app: the customers' shop and order pages, or the desk. */
 export function App() {
@@ -37,7 +30,7 @@ function DeskApp() {
     void restoreSessionOnce();
   }, []);
 
-  const isPublic = PUBLIC.includes(pathname);
+  const isPublic = isPublicPath(pathname);
   const signedOut = session.status === 'signed-out';
   const member = session.status === 'ready';
 

@@ -1,20 +1,14 @@
+import './boot.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ConfigError, config } from '../lib/env.ts';
-import { App, isDeskScreen } from './app.tsx';
-import { restoreSessionOnce } from '../features/auth/index.ts';
-import { lastDeskUser, prefetchDeskSnapshot } from './desk-store.ts';
+import { App } from './app.tsx';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root')!);
 
 try {
   config();
-  if (isDeskScreen(location.pathname)) {
-    // Before React mounts: the kept orders' first screen and the session are read meanwhile.
-    prefetchDeskSnapshot();
-    void restoreSessionOnce(lastDeskUser());
-  }
   root.render(
     <StrictMode>
       <App />

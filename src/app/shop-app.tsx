@@ -10,11 +10,6 @@ import { sdk } from '../lib/appwrite.ts';
 import { matchPath } from '../lib/paths.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
 
-/** Whether `pathname` is one of the customers' pages (no desk session needed). */
-export function isCustomerPath(pathname: string): boolean {
-  return pathname === '/shop' || matchPath('/track/:orderId', pathname) !== null;
-}
-
 let store: ShopStore | null = null;
 
 /** The tab's shop store on the app's SDK; the cart and pending checkout live in sessionStorage. */

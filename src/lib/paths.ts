@@ -45,3 +45,18 @@ export const paths = {
   shop: '/shop',
   track: (orderId: string) => `/track/${encodeURIComponent(orderId)}`,
 } as const;
+
+/** Whether `pathname` is one of the customers' pages (no desk session needed). */
+export function isCustomerPath(pathname: string): boolean {
+  return pathname === '/shop' || matchPath('/track/:orderId', pathname) !== null;
+}
+
+/** Whether `pathname` is a sign-in screen (sign in, sign up, join a desk). */
+export function isPublicPath(pathname: string): boolean {
+  return pathname === '/login' || pathname === '/signup' || pathname === '/join';
+}
+
+/** Whether `pathname` opens a desk screen (not the shop, not sign-in). */
+export function isDeskScreen(pathname: string): boolean {
+  return !isCustomerPath(pathname) && !isPublicPath(pathname);
+}
