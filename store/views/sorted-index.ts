@@ -187,7 +187,7 @@ export class SortedIndex {
   }
 
   /**
-   * The place in the chunks of row `row`, and the row of a place (the same mapping both ways):
+   * The place in the chunks of row `at`, or the row of place `at` (the same mapping both ways):
    * read backwards, the keyed entries are reversed and the null keys after them too.
    */
   #flip(at: number): number {
