@@ -206,7 +206,7 @@ export function matchesSearch(search: TextSearch, order: Order): boolean {
 }
 
 /** The statuses a spec keeps; null when it keeps every one. */
-export function statusesOf(spec: OrderViewSpec): ReadonlySet<OrderStatus> | null {
+function statusesOf(spec: OrderViewSpec): ReadonlySet<OrderStatus> | null {
   const { statuses } = normalizeViewSpec(spec);
   return statuses ? new Set(statuses) : null;
 }
@@ -215,7 +215,7 @@ export function statusesOf(spec: OrderViewSpec): ReadonlySet<OrderStatus> | null
  * The filters of a spec other than its statuses and its text search (assignee, created range),
  * only those it has; null when it has none.
  */
-export function otherFilterOf(spec: OrderViewSpec): ((order: Order) => boolean) | null {
+function otherFilterOf(spec: OrderViewSpec): ((order: Order) => boolean) | null {
   const s = normalizeViewSpec(spec);
   const tests: ((order: Order) => boolean)[] = [];
   const assignee = s.assignee ?? null;
@@ -229,13 +229,16 @@ export function otherFilterOf(spec: OrderViewSpec): ((order: Order) => boolean) 
   return (order) => tests.every((test) => test(order));
 }
 
+/** A spec's filters other than the text search, the statuses apart. */
+function filterPartsOf(spec: OrderViewSpec): RecordFilterParts {
+  return { statuses: statusesOf(spec), other: otherFilterOf(spec) };
+}
+
 /**
- * The filters of a spec other than its text search (statuses, assignee, created range), only
- * those it has; null when it has none.
+ * The filters of a spec other than its text search (statuses, assignee, created range) as one
+ * predicate, only those it has; null when it has none.
  */
-export function recordFilterOf(spec: OrderViewSpec): ((order: Order) => boolean) | null {
-  const statuses = statusesOf(spec);
-  const other = otherFilterOf(spec);
+function filterOfParts({ statuses, other }: RecordFilterParts): ((order: Order) => boolean) | null {
   if (statuses === null) return other;
   if (other === null) return (order) => statuses.has(order.status);
   return (order) => statuses.has(order.status) && other(order);
@@ -251,8 +254,14 @@ export interface RecordFilterParts {
 
 /** The row predicate of a spec (statuses, assignee, created range, text). */
 export function orderViewPredicate(spec: OrderViewSpec): (order: Order) => boolean {
-  const filter = recordFilterOf(spec);
-  const search = textSearchOf(spec);
+  return predicateOf(filterOfParts(filterPartsOf(spec)), textSearchOf(spec));
+}
+
+/** The row predicate of a spec's filters and text search (either null: none). */
+function predicateOf(
+  filter: ((order: Order) => boolean) | null,
+  search: TextSearch | null,
+): (order: Order) => boolean {
   if (search === null) return filter ?? (() => true);
   if (filter === null) return (order) => matchesSearch(search, order);
   return (order) => filter(order) && matchesSearch(search, order);
@@ -275,13 +284,16 @@ export interface OrderViewDef extends OrderIndexDef {
 /** The index definition of a table view. */
 export function orderViewDef(spec: OrderViewSpec): OrderViewDef {
   const key = spec.sort;
+  const parts = filterPartsOf(spec);
+  const filter = filterOfParts(parts);
+  const search = textSearchOf(spec);
   return {
     direction: spec.dir,
-    member: orderViewPredicate(spec),
+    member: predicateOf(filter, search),
     key: (order) => sortValueOf(order, key),
-    filter: recordFilterOf(spec),
-    parts: { statuses: statusesOf(spec), other: otherFilterOf(spec) },
-    search: textSearchOf(spec),
+    filter,
+    parts,
+    search,
   };
 }
 

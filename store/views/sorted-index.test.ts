@@ -32,6 +32,39 @@ describe('compareEntries', () => {
   });
 });
 
+/** Entries with a key in [0, `maxKey`], or null with chance `nulls`, and a tie in [0, 3]. */
+function entryMaker(rng: Prng, nulls: number, maxKey: number) {
+  return (id: string): IndexEntry => ({
+    id,
+    key: rng.chance(nulls) ? null : rng.int(0, maxKey),
+    tie: rng.int(0, 3),
+  });
+}
+
+/**
+ * One batch of up to `most` random moves, inserts and removals among the ids `n0`…`n<ids>`,
+ * applied to `index` and mirrored in `current`; the index after it.
+ */
+function randomBatch(
+  index: SortedIndex,
+  current: Map<string, IndexEntry>,
+  rng: Prng,
+  make: (id: string) => IndexEntry,
+  most: number,
+  ids: number,
+): SortedIndex {
+  const draft = index.edit();
+  for (let k = rng.int(0, most); k > 0; k--) {
+    const id = `n${rng.int(0, ids)}`;
+    const before = current.get(id) ?? null;
+    const after = rng.chance(0.15) ? null : make(id);
+    draft.move(before, after);
+    if (after) current.set(id, after);
+    else current.delete(id);
+  }
+  return draft.commit();
+}
+
 describe('SortedIndex', () => {
   it('reads rows by position and slices', () => {
     const entries = Array.from({ length: 1000 }, (_, i) => ({ id: `i${i}`, key: i, tie: 0 }));
@@ -51,25 +84,12 @@ describe('SortedIndex', () => {
     for (const direction of ['asc', 'desc'] as const) {
       const rng = new Prng(direction === 'asc' ? 1 : 2);
       const current = new Map<string, IndexEntry>();
-      const make = (id: string): IndexEntry => ({
-        id,
-        key: rng.chance(0.05) ? null : rng.int(0, 500),
-        tie: rng.int(0, 3),
-      });
+      const make = entryMaker(rng, 0.05, 500);
       for (let i = 0; i < 3000; i++) current.set(`n${i}`, make(`n${i}`));
       let index = SortedIndex.build([...current.values()], direction);
       const history: [SortedIndex, string[]][] = [];
       for (let round = 0; round < 60; round++) {
-        const draft = index.edit();
-        for (let k = rng.int(0, 400); k > 0; k--) {
-          const id = `n${rng.int(0, 4000)}`;
-          const before = current.get(id) ?? null;
-          const after = rng.chance(0.15) ? null : make(id);
-          draft.move(before, after);
-          if (after) current.set(id, after);
-          else current.delete(id);
-        }
-        index = draft.commit();
+        index = randomBatch(index, current, rng, make, 400, 4000);
         history.push([index, sorted(current.values(), direction)]);
       }
       for (const [version, expected] of history) {
@@ -83,11 +103,7 @@ describe('SortedIndex', () => {
   it('reads the other way when reversed, nulls still last, and stays sorted under edits', () => {
     const rng = new Prng(3);
     const current = new Map<string, IndexEntry>();
-    const make = (id: string): IndexEntry => ({
-      id,
-      key: rng.chance(0.1) ? null : rng.int(0, 300),
-      tie: rng.int(0, 3),
-    });
+    const make = entryMaker(rng, 0.1, 300);
     for (let i = 0; i < 2000; i++) current.set(`n${i}`, make(`n${i}`));
     const ascending = SortedIndex.build([...current.values()], 'asc');
     const original = ascending.toArray();
@@ -111,16 +127,7 @@ describe('SortedIndex', () => {
       }
       const keyed = entries.filter((e) => e.key !== null).length;
       expect(index.countWhile((e) => e.key !== null)).toBe(keyed);
-      const draft = index.edit();
-      for (let k = rng.int(0, 200); k > 0; k--) {
-        const id = `n${rng.int(0, 2500)}`;
-        const before = current.get(id) ?? null;
-        const after = rng.chance(0.15) ? null : make(id);
-        draft.move(before, after);
-        if (after) current.set(id, after);
-        else current.delete(id);
-      }
-      index = draft.commit();
+      index = randomBatch(index, current, rng, make, 200, 2500);
       expect(index.chunkOrder).toBe('asc');
     }
     expect(ascending.toArray()).toEqual(original);

@@ -348,7 +348,10 @@ export class SortedIndex {
   countWhile(test: (entry: IndexEntry) => boolean): number {
     let count = 0;
     if (this.chunkOrder !== this.direction) {
-      this.forEachEntry((entry) => test(entry) && ++count > 0);
+      this.forEachEntry((entry) => {
+        if (!test(entry)) return false;
+        count++;
+      });
       return count;
     }
     for (const chunk of this.#chunks) {
