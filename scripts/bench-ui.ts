@@ -304,7 +304,9 @@ function driveInteractions(gapMs: number): Promise<InteractionSample[]> {
   const sleepMs = (t: number) => new Promise((done) => setTimeout(done, t));
   const table = () => document.querySelector<HTMLElement>('[data-testid="orders-table"]');
   const firstRow = () =>
-    document.querySelector('[data-testid="order-row"]')?.getAttribute('data-order-number') ?? '';
+    document
+      .querySelector('[data-testid="order-row"][aria-rowindex="2"]')
+      ?.getAttribute('data-order-number') ?? '';
   const frames: { start: number; end: number }[] = [];
   const observer = new PerformanceObserver((list) => {
     for (const e of list.getEntries())
@@ -370,8 +372,10 @@ function driveInteractions(gapMs: number): Promise<InteractionSample[]> {
       await measure('search', '(cleared)', () => type(''), changed);
     }
     for (let i = 0; i < 5; i++) {
-      const rows = document.querySelectorAll<HTMLElement>('[data-testid="order-row"]');
-      const row = rows[Math.min(i, rows.length - 1)];
+      // The rows on screen from the top (the page holds them in the order of their slots).
+      const row = document.querySelector<HTMLElement>(
+        `[data-testid="order-row"][aria-rowindex="${i + 2}"]`,
+      );
       if (!row) break;
       await measure(
         'drawer',

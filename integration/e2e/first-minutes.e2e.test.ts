@@ -153,7 +153,8 @@ describe('the first minutes (browser)', () => {
   it('the table keeps its highlight on the same order as new orders arrive, and Esc returns to the rows', async () => {
     const first = await createPaidOrder(e2e().backend, 'Hana Highlight');
     await ana.page.goto(`${e2e().appUrl}/orders`);
-    const rows = ana.page.getByTestId('order-row');
+    // The rows are in the page in the order of their slots; on screen by `aria-rowindex`.
+    const topRow = ana.page.locator('[data-testid="order-row"][aria-rowindex="2"]');
     await ana.page
       .locator(`[data-testid="order-row"][data-order-number="${first.number}"]`)
       .waitFor({ timeout: 15_000 });
@@ -170,7 +171,23 @@ describe('the first minutes (browser)', () => {
         .locator(`[data-testid="order-row"][data-order-number="${newer.number}"]`)
         .waitFor({ state: 'attached', timeout: 15_000 });
     }
-    expect(await rows.first().getAttribute('data-order-number')).not.toBe(number);
+    expect(await topRow.getAttribute('data-order-number')).not.toBe(number);
+    // The page holds the rows in the order of their slots; `aria-owns` gives them in the order
+    // they are on screen.
+    const owned = await ana.page.getByRole('rowgroup', { name: /^Order rows/ }).evaluate((list) =>
+      (list.getAttribute('aria-owns') ?? '').split(' ').map((id) => {
+        const row = document.getElementById(id)!;
+        return {
+          index: Number(row.getAttribute('aria-rowindex')),
+          top: row.getBoundingClientRect().top,
+        };
+      }),
+    );
+    expect(owned.length).toBeGreaterThan(2);
+    expect(owned.map((row) => row.index)).toEqual(owned.map((_, i) => owned[0]!.index + i));
+    expect(owned.map((row) => row.top)).toEqual(
+      [...owned.map((row) => row.top)].sort((a, b) => a - b),
+    );
     expect(await active.count()).toBe(1);
     expect(await active.getAttribute('data-order-number')).toBe(number);
     await ana.page.keyboard.press('Escape');

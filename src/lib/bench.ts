@@ -82,6 +82,8 @@ function start(): BenchRecord {
             invoker: string;
             duration: number;
             sourceFunctionName?: string;
+            sourceURL?: string;
+            sourceCharPosition?: number;
           }[];
         };
         const end = loaf.startTime + loaf.duration;
@@ -95,7 +97,7 @@ function start(): BenchRecord {
           render: loaf.renderStart ? end - loaf.renderStart : 0,
           scripts: scripts.map(
             (s) =>
-              `${s.invokerType} ${s.invoker} ${s.sourceFunctionName ?? ''} ${Math.round(s.duration)}ms`,
+              `${s.invokerType} ${s.invoker} ${s.sourceFunctionName ?? ''}@${s.sourceURL?.split('/').pop() ?? ''}:${s.sourceCharPosition ?? -1} ${Math.round(s.duration)}ms`,
           ),
         });
       }

@@ -71,7 +71,7 @@ const OrderCells = memo(function OrderCells({ order }: { order: Order }) {
 /**
  * What a row shows: the flash layer and the cells. Memoized apart from the row's position, so a
  * row moved by an order arriving above it re-renders only its positioned shell; flashes when its
- * order changes while on screen (not when the row is given another order: its keys are recycled).
+ * order changes while on screen (not when its slot is given another order, see `row-slots.ts`).
  * Its age is given as text: the clock's tick re-renders only the rows whose age reads otherwise,
  * and only that cell.
  */
@@ -105,6 +105,7 @@ const RowContent = memo(function RowContent({ order, age }: { order: Order; age:
 export const OrderRow = memo(function OrderRow({
   order,
   index,
+  rowId,
   style,
   active,
   now,
@@ -112,14 +113,18 @@ export const OrderRow = memo(function OrderRow({
 }: {
   order: Order | undefined;
   index: number;
+  /** The row element's id (for the list's `aria-owns`). */
+  rowId?: string;
   style: CSSProperties;
   active: boolean;
   now: number;
   onOpen: (id: string, index: number) => void;
 }) {
-  if (!order) return <div style={style} className="trow" role="row" aria-rowindex={index + 2} />;
+  if (!order)
+    return <div id={rowId} style={style} className="trow" role="row" aria-rowindex={index + 2} />;
   return (
     <div
+      id={rowId}
       style={style}
       className={`trow${active ? ' is-active' : ''}`}
       role="row"

@@ -7,6 +7,7 @@ import {
   useState,
   type KeyboardEvent,
 } from 'react';
+import { createPortal } from 'react-dom';
 import { List, useListRef, type RowComponentProps } from 'react-window';
 import { EmptyState } from '../../components/states.tsx';
 import { benchTableRendered } from '../../lib/bench.ts';
@@ -16,7 +17,7 @@ import type { Order } from '../../../domain/order.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { activeIndex, moveActive, type RowKey } from './active-row.ts';
 import { OrderRow } from './order-row.tsx';
-import { RecycledRowKeys } from './row-keys.ts';
+import { RowSlotElements, RowSlots } from './row-slots.ts';
 import type { TableQuery } from './table-query.ts';
 import { TableHead } from './table-head.tsx';
 
@@ -38,26 +39,51 @@ function shiftOf(anchor: string, index: number, before: SortedIndex, after: Sort
   return now < 0 ? 0 : now - index;
 }
 
+/** The table's row slots: their keys and their elements. */
+type Slots = { keys: RowSlots; elements: RowSlotElements };
+
 type RowProps = {
   ids: SortedIndex;
   orders: EntityTable<Order>;
   activeId: string | null;
   now: number;
   onOpen: (id: string, index: number) => void;
+  slots: Slots;
 };
 
-function Row({ index, style, ids, orders, activeId, now, onOpen }: RowComponentProps<RowProps>) {
+/** The element id of the row in `slot` (the rows' order on screen is given with `aria-owns`). */
+const slotRowId = (slot: number) => `orders-row-${slot}`;
+
+/** A row, rendered into its slot's element (see {@link RowSlots}). */
+function Row({
+  index,
+  style,
+  ids,
+  orders,
+  activeId,
+  now,
+  onOpen,
+  slots,
+}: RowComponentProps<RowProps>) {
   const id = ids.at(index)!;
-  return (
+  const slot = slots.keys.slotAt(index)!;
+  return createPortal(
     <OrderRow
       order={orders.get(id)}
       index={index}
+      rowId={slotRowId(slot)}
       style={style}
       active={id === activeId}
       now={now}
       onOpen={onOpen}
-    />
+    />,
+    slots.elements.element(slot),
   );
+}
+
+/** Gives the rows' element ids in their order on screen to the list (`aria-owns`). */
+function ownRows(list: HTMLElement | null | undefined, slots: RowSlots): void {
+  list?.setAttribute('aria-owns', slots.inOrder().map(slotRowId).join(' '));
 }
 
 /**
@@ -116,9 +142,25 @@ export function OrdersTable({
     setNewCount((n) => n + shift);
   }, [ids, listRef]);
 
-  const onRowsRendered = useCallback((visible: { startIndex: number; stopIndex: number }) => {
-    if (visible.startIndex === 0) setNewCount(0);
-  }, []);
+  // Slots: a row coming in is written into the slot of one gone, none is moved in the page.
+  const [slots] = useState<Slots>(() => ({
+    keys: new RowSlots(),
+    elements: new RowSlotElements(),
+  }));
+  const rowKey = useCallback(
+    (index: number, props: RowProps) => slots.keys.keyOf(index, props.ids, props),
+    [slots],
+  );
+  const slotHost = useCallback((host: HTMLElement | null) => slots.elements.host(host), [slots]);
+  useLayoutEffect(() => ownRows(listRef.current?.element, slots.keys));
+
+  const onRowsRendered = useCallback(
+    (visible: { startIndex: number; stopIndex: number }) => {
+      ownRows(listRef.current?.element, slots.keys);
+      if (visible.startIndex === 0) setNewCount(0);
+    },
+    [listRef, slots],
+  );
 
   const open = useCallback(
     (id: string, index: number) => {
@@ -163,14 +205,8 @@ export function OrdersTable({
   // One object while the rows' data is the same: react-window recomputes its row bounds and
   // reads the scroll position (a forced layout) whenever it changes.
   const rowProps = useMemo(
-    () => ({ ids, orders, activeId, now, onOpen: open }),
-    [ids, orders, activeId, now, open],
-  );
-  // Keys recycled: a sort or a filter reuses the rows' DOM for the orders it brings in.
-  const [rowKeys] = useState(() => new RecycledRowKeys());
-  const rowKey = useCallback(
-    (index: number, props: RowProps) => rowKeys.keyOf(index, props.ids, props),
-    [rowKeys],
+    () => ({ ids, orders, activeId, now, onOpen: open, slots }),
+    [ids, orders, activeId, now, open, slots],
   );
   useEffect(() => benchTableRendered(ids.size), [ids.size]);
 
@@ -225,7 +261,9 @@ export function OrdersTable({
           onKeyDown={onKeyDown}
           aria-label="Order rows — use the arrow keys to move and Enter to open"
           role="rowgroup"
-        />
+        >
+          <div ref={slotHost} className="trow-slots" />
+        </List>
       )}
     </div>
   );
