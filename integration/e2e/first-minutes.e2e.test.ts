@@ -150,6 +150,39 @@ describe('the first minutes (browser)', () => {
     expect(await focused(ana.page)).toMatchObject({ number: String(order.number) });
   });
 
+  it('closing the drawer goes back to where it was opened from: Back does not open it again', async () => {
+    const order = await createPaidOrder(e2e().backend, 'Cleo Close');
+    const page = ana.page;
+    await page.goto(`${e2e().appUrl}/orders?q=${encodeURIComponent('Cleo Close')}`);
+    const row = page.locator(`[data-testid="order-row"][data-order-number="${order.number}"]`);
+    await row.waitFor({ timeout: 15_000 });
+    const entries = () => page.evaluate(() => history.length);
+    const before = await entries();
+    await row.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('assignee').waitFor();
+    // The entry is written once the page has painted the drawer.
+    await expect.poll(entries).toBe(before + 1);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.waitForURL(/\/orders\?q=Cleo/);
+    expect(await entries()).toBe(before + 1);
+    // It went back: Forward opens the order again.
+    await page.goForward();
+    await dialog.getByTestId('assignee').waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/orders/${order.id}`);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    // Opened from a link: closing puts the list in its place.
+    await page.goto(`${e2e().appUrl}/orders/${order.id}`);
+    await dialog.getByTestId('assignee').waitFor({ timeout: 15_000 });
+    const linked = await entries();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.waitForURL((url) => url.pathname === '/orders');
+    await expect.poll(entries).toBe(linked);
+  });
+
   it('the table keeps its highlight on the same order as new orders arrive, and Esc returns to the rows', async () => {
     const first = await createPaidOrder(e2e().backend, 'Hana Highlight');
     await ana.page.goto(`${e2e().appUrl}/orders`);

@@ -1,32 +1,47 @@
 import { describe, expect, it } from 'vitest';
 import { LocationStore, type HistoryWrite } from './location-store.ts';
 
-/** A history kept in arrays, painted frames run by hand. */
+/** A history kept in arrays, painted frames and the browser's `popstate` run by hand. */
 function fixture(start = '/') {
-  const entries = [start];
+  const history: { to: string; from: string | null }[] = [{ to: start, from: null }];
   let at = 0;
   const written: HistoryWrite[] = [];
   const frames: (() => void)[] = [];
+  let popstate: (() => void) | null = null;
   const store = new LocationStore({
-    read: () => entries[at]!,
+    read: () => history[at]!.to,
     write(entry) {
       written.push(entry);
-      if (entry.replace) entries[at] = entry.to;
+      if (entry.replace) history[at] = { to: entry.to, from: history[at]!.from };
       else {
-        entries.splice(at + 1, Infinity, entry.to);
+        history.splice(at + 1, Infinity, { to: entry.to, from: entry.from ?? null });
         at += 1;
       }
     },
     later: (run) => frames.push(run),
+    pushedFrom: () => history[at]!.from,
+    back: () => {
+      popstate = () => {
+        at -= 1;
+        store.moved();
+      };
+    },
   });
   const paint = () => {
     for (const run of frames.splice(0)) run();
   };
+  /** The browser's Back button. */
   const back = () => {
     at -= 1;
     store.moved();
   };
-  return { store, entries, written, paint, back, at: () => at };
+  /** The browser reporting the move `history.back()` asked for. */
+  const pop = () => {
+    popstate?.();
+    popstate = null;
+  };
+  const entries = () => history.map((entry) => entry.to);
+  return { store, entries, written, paint, back, pop, at: () => at };
 }
 
 describe('LocationStore', () => {
@@ -40,7 +55,7 @@ describe('LocationStore', () => {
     expect(written).toEqual([]);
     paint();
     expect(written).toEqual([{ to: '/orders?sort=number', replace: true }]);
-    expect(entries).toEqual(['/orders?sort=number']);
+    expect(entries()).toEqual(['/orders?sort=number']);
     expect(store.current()).toBe('/orders?sort=number');
   });
 
@@ -51,7 +66,7 @@ describe('LocationStore', () => {
     store.navigate('/orders/o2', false);
     expect(store.current()).toBe('/orders/o2');
     paint();
-    expect(entries).toEqual(['/orders', '/orders/o1?tab=notes', '/orders/o2']);
+    expect(entries()).toEqual(['/orders', '/orders/o1?tab=notes', '/orders/o2']);
     expect(at()).toBe(2);
   });
 
@@ -63,8 +78,10 @@ describe('LocationStore', () => {
     store.navigate('/orders/o1?q=exam', false);
     store.navigate('/orders/o1?q=exam&tab=notes', true);
     paint();
-    expect(written.slice(1)).toEqual([{ to: '/orders/o1?q=exam&tab=notes', replace: false }]);
-    expect(entries).toEqual(['/orders?q=exam', '/orders/o1?q=exam&tab=notes']);
+    expect(written.slice(1)).toEqual([
+      { to: '/orders/o1?q=exam&tab=notes', replace: false, from: '/orders?q=exam' },
+    ]);
+    expect(entries()).toEqual(['/orders?q=exam', '/orders/o1?q=exam&tab=notes']);
   });
 
   it('does nothing when already at the address, written or not', () => {
@@ -76,7 +93,7 @@ describe('LocationStore', () => {
     store.navigate('/board', false);
     paint();
     expect(changes).toBe(1);
-    expect(written).toEqual([{ to: '/board', replace: false }]);
+    expect(written).toEqual([{ to: '/board', replace: false, from: '/orders' }]);
   });
 
   it('writes what is pending when flushed before the paint (the page being left)', () => {
@@ -96,8 +113,55 @@ describe('LocationStore', () => {
     back();
     expect(store.current()).toBe('/orders');
     paint();
-    expect(written).toEqual([{ to: '/orders/o1', replace: false }]);
+    expect(written).toEqual([{ to: '/orders/o1', replace: false, from: '/orders' }]);
     expect(store.current()).toBe('/orders');
+  });
+
+  it('closes what a click opened by going back to where it was opened from', () => {
+    const { store, written, paint, pop, entries, at } = fixture('/orders?sort=total');
+    store.navigate('/orders/o1?sort=total', false);
+    paint();
+    store.navigate('/orders/o1?sort=total&tab=notes', true);
+    paint();
+    let changes = 0;
+    store.subscribe(() => (changes += 1));
+    store.back('/orders');
+    // At once, before the browser reports the move.
+    expect(store.current()).toBe('/orders?sort=total');
+    expect(changes).toBe(1);
+    pop();
+    paint();
+    expect(store.current()).toBe('/orders?sort=total');
+    expect(at()).toBe(0);
+    expect(entries()).toEqual(['/orders?sort=total', '/orders/o1?sort=total&tab=notes']);
+    expect(written).toHaveLength(2);
+  });
+
+  it('drops an entry added but not written yet, with the replaces after it', () => {
+    const { store, written, paint, entries } = fixture('/orders');
+    store.navigate('/orders?status=paid', true);
+    store.navigate('/orders/o1?status=paid', false);
+    store.navigate('/orders/o1?status=paid&tab=notes', true);
+    store.back('/orders');
+    expect(store.current()).toBe('/orders?status=paid');
+    paint();
+    expect(written).toEqual([{ to: '/orders?status=paid', replace: true }]);
+    expect(entries()).toEqual(['/orders?status=paid']);
+    // Nothing pending at all: the browser's address.
+    store.navigate('/orders/o2?status=paid', false);
+    store.back('/orders');
+    expect(store.current()).toBe('/orders?status=paid');
+    paint();
+    expect(written).toHaveLength(1);
+  });
+
+  it('replaces an address not opened by a click (a link, a reload) by the fallback', () => {
+    const { store, written, paint, entries } = fixture('/orders/o1?view=board');
+    store.back('/');
+    expect(store.current()).toBe('/');
+    paint();
+    expect(written).toEqual([{ to: '/', replace: true }]);
+    expect(entries()).toEqual(['/']);
   });
 
   it('stops calling a listener once unsubscribed', () => {

@@ -1,7 +1,11 @@
-/** A history entry to write: `replace` changes the current one, else one is added. */
+/**
+ * A history entry to write: `replace` changes the current one, else one is added, pushed `from`
+ * the address before it (kept with the entry, so that {@link LocationStore.back} can return).
+ */
 export interface HistoryWrite {
   to: string;
   replace: boolean;
+  from?: string;
 }
 
 /** What a {@link LocationStore} reads and writes: the browser's location and history. */
@@ -14,6 +18,10 @@ export interface LocationPorts {
    * to spare (the history is written then).
    */
   later(run: () => void): void;
+  /** The address the current entry was added from by {@link HistoryWrite} `from`, or null. */
+  pushedFrom(): string | null;
+  /** Goes back one entry (the browser then reports it: {@link LocationStore.moved}). */
+  back(): void;
 }
 
 /**
@@ -44,11 +52,35 @@ export class LocationStore {
 
   /** Goes to `to`, adding a history entry unless `replace`; nothing when already there. */
   navigate(to: string, replace: boolean): void {
-    if (to === this.current()) return;
+    const from = this.current();
+    if (to === from) return;
     this.#ahead = to;
     const last = this.#pending.at(-1);
     if (replace && last) last.to = to;
-    else if (this.#pending.push({ to, replace }) === 1) this.#ports.later(() => this.flush());
+    else if (this.#pending.push(replace ? { to, replace } : { to, replace, from }) === 1)
+      this.#ports.later(() => this.flush());
+    this.#notify();
+  }
+
+  /**
+   * Leaves the current address for the one it was added from (closing what a click opened: the
+   * browser's Back then goes where it went before the click), else replaces it by `fallback` (an
+   * address opened from a link or the history).
+   */
+  back(fallback: string): void {
+    const push = this.#pending.findLastIndex((entry) => !entry.replace);
+    if (push >= 0) {
+      // Added but not written yet: not written at all, nor the replaces folded after it.
+      this.#pending.splice(push);
+      this.#ahead = this.#pending.at(-1)?.to ?? null;
+      this.#notify();
+      return;
+    }
+    const from = this.#ports.pushedFrom();
+    if (from === null) return this.navigate(fallback, true);
+    this.#pending = [];
+    this.#ahead = from;
+    this.#ports.back();
     this.#notify();
   }
 

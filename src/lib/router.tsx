@@ -14,10 +14,10 @@ const appLocation =
     ? null
     : new LocationStore({
         read: () => window.location.pathname + window.location.search,
-        write: ({ to, replace }) =>
+        write: ({ to, replace, from }) =>
           replace
-            ? window.history.replaceState(null, '', to)
-            : window.history.pushState(null, '', to),
+            ? window.history.replaceState(window.history.state, '', to)
+            : window.history.pushState({ from }, '', to),
         later: (run) => {
           // No frames in a hidden page: written in a task then.
           if (document.visibilityState === 'hidden') setTimeout(run, 0);
@@ -25,6 +25,12 @@ const appLocation =
             requestAnimationFrame(() => setTimeout(run, 0));
           else requestIdleCallback(run, { timeout: HISTORY_WRITE_WITHIN_MS });
         },
+        pushedFrom: () => {
+          const state: unknown = window.history.state;
+          const from = (state as { from?: unknown } | null)?.from;
+          return typeof from === 'string' ? from : null;
+        },
+        back: () => window.history.back(),
       });
 
 if (appLocation) {
@@ -37,6 +43,14 @@ const noSubscription = () => () => {};
 /** Goes to `to` (a path with an optional query), adding a history entry unless `replace`. */
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   appLocation?.navigate(to, options.replace ?? false);
+}
+
+/**
+ * Leaves the current address: back to the one it was opened from, or to `fallback` in its place
+ * (see {@link LocationStore.back}).
+ */
+export function navigateBack(fallback: string): void {
+  appLocation?.back(fallback);
 }
 
 /** The current path and query, as `/orders?status=paid`. */

@@ -29,7 +29,7 @@ import {
   type Viewer,
 } from '../../../store/index.ts';
 import { firstName, formatClock, formatDateTime } from '../../lib/format.ts';
-import { navigate, useLocation } from '../../lib/router.tsx';
+import { navigateBack, useLocation } from '../../lib/router.tsx';
 import { Attachments } from './attachments.tsx';
 import { ACTION_LABEL, ACTION_ORDER, describeActivity, primaryAction } from './labels.ts';
 import { Notes } from './notes.tsx';
@@ -49,7 +49,7 @@ export function OrderDrawer({ orderId }: { orderId: string }) {
     const view = params.get('view');
     params.delete('view');
     const rest = params.toString();
-    navigate(view === 'board' ? '/' : `/orders${rest ? `?${rest}` : ''}`);
+    navigateBack(view === 'board' ? '/' : `/orders${rest ? `?${rest}` : ''}`);
   }, [search]);
 
   const title = order ? (
