@@ -92,8 +92,9 @@ export class RowSlots {
 
 /**
  * One element per slot of {@link RowSlots}, kept under a host element in slot order: the table
- * renders each row into its slot's element (a portal). Made on first use; a new host (the list
- * mounted again) takes them all.
+ * renders each row into its slot's element (a portal). Made on first use, while the rows render
+ * (a portal needs its element then), and put under the host at once: an empty element with no
+ * box of its own (`display: contents`). A new host (the list mounted again) takes them all.
  */
 export class RowSlotElements {
   readonly #elements: HTMLElement[] = [];
