@@ -16,7 +16,7 @@ import { cpuModel, recordEntry } from './lib/bench-record.ts';
 import { snapshotWriteSummary } from './lib/snapshot-writes.ts';
 
 /**
- * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--traffic-nice 15] [--no-interactions] [--no-record] [--profile] [--profile-warm] [--profile-cold] [--profile-interactions] [--trace] [--data DIR]`
+ * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--traffic-nice 15] [--no-interactions] [--no-record] [--profile] [--profile-warm] [--profile-cold] [--profile-interactions] [--trace] [--trace-invalidations] [--table-query QUERY] [--data DIR]`
  *
  * The desk in a real browser under load: a throwaway local backend with `--orders` seeded orders,
  * the app as a production build (`vite build` + `vite preview`), headless Debian Chromium
@@ -37,6 +37,11 @@ import { snapshotWriteSummary } from './lib/snapshot-writes.ts';
  * `--profile-warm` does the same for the returning visit, from the navigation to its first table;
  * `--profile-cold` for the first (cold) visit, from the navigation to its first table;
  * `--profile-interactions` for the interactions (the profile's overhead is in their figures then).
+ * `--trace-invalidations` is `--trace` with Chromium's invalidation tracking (much slower pages;
+ * the times are not comparable with a plain trace): it also counts the table rows inserted into
+ * the page and the layout invalidations in those 5 s. `--table-query QUERY` opens the table on
+ * another view (`sort=createdAt&dir=asc`: the oldest first, so no new order arrives on screen),
+ * with `--no-record` only: the recorded runs are of the default view.
  * With `--interactions` (default on; `--no-interactions` to skip), the steady phase also drives
  * the table as a person would (sort switches, status filters, a search typed letter by letter,
  * opening an order) and reports input → next paint and input → result p50/p95 per kind, and the
@@ -170,7 +175,11 @@ async function stopProfile(page: CdpPage, what: string): Promise<void> {
  * time of the main kinds of work (script, style, layout, paint, GC, …), summed over top-level
  * slices of each kind.
  */
-async function traceFor(cdp: CdpConnection, durationMs: number): Promise<void> {
+async function traceFor(
+  cdp: CdpConnection,
+  durationMs: number,
+  invalidations: boolean,
+): Promise<void> {
   const events: TraceEvent[] = [];
   const stop = cdp.on('Tracing.dataCollected', ({ value }) =>
     events.push(...(value as TraceEvent[])),
@@ -186,6 +195,7 @@ async function traceFor(cdp: CdpConnection, durationMs: number): Promise<void> {
         'cc',
         'toplevel',
         'disabled-by-default-v8.gc',
+        ...(invalidations ? ['disabled-by-default-devtools.timeline.invalidationTracking'] : []),
       ],
     },
     transferMode: 'ReportEvents',
@@ -244,6 +254,22 @@ async function traceFor(cdp: CdpConnection, durationMs: number): Promise<void> {
     (e) => e.name === 'MajorGC' && threadNames.get(`${e.pid}:${e.tid}`) === 'CrRendererMain',
   );
   log(`page's major GC pauses: ${pauses.map((e) => ms((e.dur ?? 0) / 1000)).join(', ') || 'none'}`);
+  if (invalidations) log(`invalidation tracking: ${invalidationCounts(events)}`);
+}
+
+/** The table rows inserted into the page, and the layout invalidations, of a traced span. */
+function invalidationCounts(events: readonly TraceEvent[]): string {
+  const data = (e: TraceEvent) =>
+    (e.args?.['data'] ?? {}) as { reason?: string; nodeName?: string };
+  const rowsInserted = events.filter(
+    (e) =>
+      e.name === 'StyleRecalcInvalidationTracking' &&
+      data(e).reason?.startsWith('Node was inserted') === true &&
+      data(e).nodeName?.includes("class='trow") === true,
+  ).length;
+  const layout = events.filter((e) => e.name === 'LayoutInvalidationTracking');
+  const texts = layout.filter((e) => data(e).reason === 'Text changed').length;
+  return `${rowsInserted} table rows inserted into the page, ${layout.length} layout invalidations (${texts} of them text changed)`;
 }
 
 interface CpuProfile {
@@ -259,7 +285,7 @@ interface TraceEvent {
   dur?: number;
   pid: number;
   tid: number;
-  args?: { name?: unknown };
+  args?: { name?: unknown; data?: unknown };
 }
 
 function machine(): string {
@@ -403,7 +429,23 @@ async function main(): Promise<void> {
   const profileWarm = args.has('profile-warm');
   const profileInteractions = args.has('profile-interactions');
   const profileCold = args.has('profile-cold');
-  const trace = args.has('trace');
+  const traceInvalidations = args.has('trace-invalidations');
+  const trace = args.has('trace') || traceInvalidations;
+  const tableQuery = args.get('table-query');
+  if (tableQuery !== undefined) {
+    if (
+      typeof tableQuery !== 'string' ||
+      !/^[\w.,:%-]+=[\w.,:%-]*(&[\w.,:%-]+=[\w.,:%-]*)*$/.test(tableQuery)
+    )
+      throw new Error(
+        '--table-query takes the query of the table’s address, e.g. --table-query "sort=createdAt&dir=asc"',
+      );
+    if (recordResults)
+      throw new Error(
+        '--table-query measures another view than the recorded runs: add --no-record',
+      );
+  }
+  const deskAddress = `/orders?bench=1&rows=${orders}${tableQuery === undefined ? '' : `&${tableQuery}`}`;
   const interactions = !args.has('no-interactions');
   log(`machine: ${machine()}; load average ${loads()}`);
   if (!existsSync(CHROMIUM))
@@ -472,7 +514,7 @@ async function main(): Promise<void> {
     // Navigation → first painted table with every order (session restored from the profile).
     const loadBefore = loadavg()[0]!;
     if (profileCold) await startProfile(page);
-    await page.navigate(`${appUrl}/orders?bench=1&rows=${orders}`);
+    await page.navigate(`${appUrl}${deskAddress}`);
     await page
       .waitFor(() => (window.__livedeskBench?.firstTable ?? null) !== null, {
         timeoutMs: 180_000,
@@ -536,7 +578,7 @@ async function main(): Promise<void> {
     await sleep(warmup * 1000);
     // Stopping a profile or a trace stalls the page for a moment: both come before the recording.
     if (profile) await profileFor(page, 5000);
-    if (trace) await traceFor(cdp, 5000);
+    if (trace) await traceFor(cdp, 5000, traceInvalidations);
     await page.evaluate(() => {
       const b = window.__livedeskBench!;
       b.frames.length = 0;
@@ -601,7 +643,7 @@ async function main(): Promise<void> {
     const returning = await CdpPage.open(cdp, { width: 1440, height: 900 });
     returning.onError((message) => log(`page error (returning visit): ${message}`));
     if (profileWarm) await startProfile(returning);
-    await returning.navigate(`${appUrl}/orders?bench=1&rows=${orders}`);
+    await returning.navigate(`${appUrl}${deskAddress}`);
     await returning.waitFor(() => (window.__livedeskBench?.firstTable ?? null) !== null, {
       timeoutMs: 180_000,
       pollMs: 50,
