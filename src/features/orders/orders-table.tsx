@@ -81,9 +81,10 @@ function Row({
   );
 }
 
-/** Gives the rows' element ids in their order on screen to the list (`aria-owns`). */
+/** Gives the rows' element ids in their order on screen to the list (`aria-owns`), if changed. */
 function ownRows(list: HTMLElement | null | undefined, slots: RowSlots): void {
-  list?.setAttribute('aria-owns', slots.inOrder().map(slotRowId).join(' '));
+  const owns = slots.inOrder().map(slotRowId).join(' ');
+  if (list && list.getAttribute('aria-owns') !== owns) list.setAttribute('aria-owns', owns);
 }
 
 /**

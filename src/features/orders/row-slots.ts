@@ -50,12 +50,12 @@ export class RowSlots {
     return this.#byIndex.get(index);
   }
 
-  /** The slots of the latest render's rows, in the rows' order. */
+  /** The slots of the latest render's rows, in the rows' order (the order `keyOf` was asked). */
   inOrder(): number[] {
-    return [...this.#byIndex].sort((a, b) => a[0] - b[0]).map(([, slot]) => slot);
+    return [...this.#byIndex.values()];
   }
 
-  /** How many slots there are (the most rows rendered at once, and a few). */
+  /** How many slots there are (the most rows rendered at once). */
   get count(): number {
     return this.#count;
   }
