@@ -16,7 +16,7 @@ import { cpuModel, recordEntry } from './lib/bench-record.ts';
 import { snapshotWriteSummary } from './lib/snapshot-writes.ts';
 
 /**
- * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--traffic-nice 15] [--no-interactions] [--no-record] [--profile] [--profile-warm] [--profile-cold] [--profile-interactions] [--trace] [--trace-invalidations] [--table-query QUERY] [--data DIR]`
+ * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 20] [--warmup 3] [--traffic-nice 15] [--no-interactions] [--no-record] [--profile] [--profile-warm] [--profile-cold] [--profile-interactions] [--trace] [--trace-invalidations] [--trace-cold] [--table-query QUERY] [--data DIR]`
  *
  * The desk in a real browser under load: a throwaway local backend with `--orders` seeded orders,
  * the app as a production build (`vite build` + `vite preview`), headless Debian Chromium
@@ -35,7 +35,8 @@ import { snapshotWriteSummary } from './lib/snapshot-writes.ts';
  * take those 5 s after the warm-up and before the recorded steady phase, which is that much
  * shorter: stopping a profile or a trace stalls the page (a long frame that is not the app's).
  * `--profile-warm` does the same for the returning visit, from the navigation to its first table;
- * `--profile-cold` for the first (cold) visit, from the navigation to its first table;
+ * `--profile-cold` for the first (cold) visit, from the navigation to its first table, and
+ * `--trace-cold` traces it;
  * `--profile-interactions` for the interactions (the profile's overhead is in their figures then).
  * `--trace-invalidations` is `--trace` with Chromium's invalidation tracking (much slower pages;
  * the times are not comparable with a plain trace): it also counts the table rows inserted into
@@ -170,16 +171,17 @@ async function stopProfile(page: CdpPage, what: string): Promise<void> {
   for (const [name, time] of top) console.log(`  ${time.toFixed(0).padStart(6)} ms  ${name}`);
 }
 
-/**
- * Records a Chromium trace for `durationMs` and prints, per renderer thread, the busy time and the
- * time of the main kinds of work (script, style, layout, paint, GC, …), summed over top-level
- * slices of each kind.
- */
-async function traceFor(
-  cdp: CdpConnection,
-  durationMs: number,
-  invalidations: boolean,
-): Promise<void> {
+/** A Chromium trace being recorded ({@link startTrace}). */
+interface RunningTrace {
+  cdp: CdpConnection;
+  events: TraceEvent[];
+  invalidations: boolean;
+  stop: () => void;
+  done: Promise<unknown>;
+}
+
+/** Starts recording a Chromium trace (with invalidation tracking if `invalidations`). */
+async function startTrace(cdp: CdpConnection, invalidations: boolean): Promise<RunningTrace> {
   const events: TraceEvent[] = [];
   const stop = cdp.on('Tracing.dataCollected', ({ value }) =>
     events.push(...(value as TraceEvent[])),
@@ -200,7 +202,15 @@ async function traceFor(
     },
     transferMode: 'ReportEvents',
   });
-  await sleep(durationMs);
+  return { cdp, events, invalidations, stop, done };
+}
+
+/**
+ * Stops a trace and prints, per renderer thread, the busy time and the time of the main kinds of
+ * work (script, style, layout, paint, GC, …), summed over top-level slices of each kind.
+ */
+async function stopTrace(running: RunningTrace, span: string): Promise<void> {
+  const { cdp, events, invalidations, stop, done } = running;
   await cdp.send('Tracing.end');
   await done;
   stop();
@@ -245,7 +255,7 @@ async function traceFor(
     byKind.set(kind, (byKind.get(kind) ?? 0) + e.dur / 1000);
     totals.set(thread, byKind);
   }
-  log(`trace, ${durationMs} ms of steady traffic, time per thread and kind of work:`);
+  log(`trace of ${span}, time per thread and kind of work:`);
   for (const [thread, byKind] of totals) {
     const parts = [...byKind].sort((a, b) => b[1] - a[1]).map(([k, t]) => `${k} ${t.toFixed(0)}`);
     console.log(`  ${thread}: ${parts.join(', ')} ms`);
@@ -431,6 +441,7 @@ async function main(): Promise<void> {
   const profileCold = args.has('profile-cold');
   const traceInvalidations = args.has('trace-invalidations');
   const trace = args.has('trace') || traceInvalidations;
+  const traceCold = args.has('trace-cold');
   const tableQuery = args.get('table-query');
   if (tableQuery !== undefined) {
     if (
@@ -514,6 +525,7 @@ async function main(): Promise<void> {
     // Navigation → first painted table with every order (session restored from the profile).
     const loadBefore = loadavg()[0]!;
     if (profileCold) await startProfile(page);
+    const coldTrace = traceCold ? await startTrace(cdp, false) : null;
     await page.navigate(`${appUrl}${deskAddress}`);
     await page
       .waitFor(() => (window.__livedeskBench?.firstTable ?? null) !== null, {
@@ -531,6 +543,7 @@ async function main(): Promise<void> {
         );
       });
     if (profileCold) await stopProfile(page, 'the cold visit to its first table');
+    if (coldTrace) await stopTrace(coldTrace, 'the cold visit to its first table');
     const firstTable = await page.evaluate(() => window.__livedeskBench!.firstTable!);
     const coldConnection = await page.evaluate(() => window.__livedeskBench!.firstTableConnection);
     const tableRows = await page.evaluate(() => window.__livedeskBench!.tableRows);
@@ -578,7 +591,11 @@ async function main(): Promise<void> {
     await sleep(warmup * 1000);
     // Stopping a profile or a trace stalls the page for a moment: both come before the recording.
     if (profile) await profileFor(page, 5000);
-    if (trace) await traceFor(cdp, 5000, traceInvalidations);
+    if (trace) {
+      const running = await startTrace(cdp, traceInvalidations);
+      await sleep(5000);
+      await stopTrace(running, '5 s of steady traffic');
+    }
     await page.evaluate(() => {
       const b = window.__livedeskBench!;
       b.frames.length = 0;
