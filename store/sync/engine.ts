@@ -332,7 +332,8 @@ export class SyncEngine {
         return;
       case 'synced':
         this.#connection({ type: 'synced', at: this.#now() });
-        this.#saveSoon();
+        // Nothing written yet (a cold load): at once, while the desk is quiet after its load.
+        this.#saveSoon(this.#written === null ? 0 : undefined);
         this.#sweepStep({ type: 'synced' });
         return;
     }
@@ -561,14 +562,14 @@ export class SyncEngine {
     return screens;
   }
 
-  /** Schedules a snapshot write (at most one per `throttleMs`). */
-  #saveSoon(): void {
+  /** Schedules a snapshot write in `delayMs` (default: `throttleMs`, at most one per that). */
+  #saveSoon(delayMs = this.#persist?.throttleMs ?? 5_000): void {
     if (!this.#persist || this.#saveScheduled || !this.#dirty) return;
     this.#saveScheduled = true;
     this.#later(() => {
       this.#saveScheduled = false;
       void this.saveSnapshot();
-    }, this.#persist.throttleMs ?? 5_000);
+    }, delayMs);
   }
 
   /**

@@ -87,7 +87,10 @@ function held(store: DeskStore) {
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 
-/** A first visit: live, one change applied, the snapshot written, the tab closed. */
+/**
+ * A first visit: live, the cold load written at once, one change applied and written after the
+ * throttle, the tab closed.
+ */
 async function firstVisit(storage: ReturnType<typeof memorySnapshots>) {
   const h = createHarness({ sync: { persist: persistWith(storage) } });
   seedOrders(h, 30);
@@ -107,12 +110,15 @@ async function firstVisit(storage: ReturnType<typeof memorySnapshots>) {
   ]);
   await h.startLive();
   await h.advance(10);
+  // Nothing was kept: the loaded orders are written without waiting for a change.
+  expect(storage.read(KEY)?.orders).toHaveLength(30);
   write(h, 'o1', () => ({ status: 'preparing', rev: 2 }));
   await h.advance(10);
   await h.drain();
-  expect(storage.data.has(KEY)).toBe(false);
+  const statusKept = () => storage.read(KEY)!.orders.find((o) => o.id === 'o1')!.status;
+  expect(statusKept()).toBe('paid');
   await h.advance(5_000);
-  expect(storage.data.has(KEY)).toBe(true);
+  expect(statusKept()).toBe('preparing');
   // The tab closes.
   h.server.disconnect();
   h.store.getState().startSync()();
@@ -307,22 +313,26 @@ describe('persisted snapshot writes', () => {
     const h = createHarness({ sync: { persist: persistWith(storage) } });
     seedOrders(h, 5_000);
     await h.startLive();
-    write(h, 'o1', () => ({ status: 'preparing', rev: 2 }));
-    await applied(h);
-    await h.advance(5_000);
-    expect(writes).toEqual([
-      expect.objectContaining({ pages: allPages(h), replace: true, urgent: false }),
-    ]);
-    write(h, 'o4900', () => ({ status: 'preparing', rev: 2 }));
-    await applied(h);
-    await h.advance(5_000);
     const pageOfOrder = (id: string) => {
       const orders = h.store.getState().orders;
       for (let c = 0; c < orders.chunkCount; c++)
         if (orders.chunkAt(c).some((order) => order?.id === id)) return Math.floor(c / PAGE_CHUNKS);
       return -1;
     };
-    expect(writes[1]).toMatchObject({ pages: [pageOfOrder('o4900')], replace: false });
+    // The cold load: every page at once; a change after it: its page, after the throttle.
+    await h.advance(0);
+    expect(writes).toEqual([
+      expect.objectContaining({ pages: allPages(h), replace: true, urgent: false }),
+    ]);
+    write(h, 'o1', () => ({ status: 'preparing', rev: 2 }));
+    await applied(h);
+    expect(writes).toHaveLength(1);
+    await h.advance(5_000);
+    expect(writes[1]).toMatchObject({ pages: [pageOfOrder('o1')], replace: false });
+    write(h, 'o4900', () => ({ status: 'preparing', rev: 2 }));
+    await applied(h);
+    await h.advance(5_000);
+    expect(writes[2]).toMatchObject({ pages: [pageOfOrder('o4900')], replace: false });
     expect(storage.read(KEY)!.orders.find((o) => o.id === 'o4900')!.status).toBe('preparing');
     h.server.disconnect();
     h.store.getState().startSync()();
@@ -352,13 +362,13 @@ describe('persisted snapshot writes', () => {
     await h.startLive();
     h.slices!.runAll();
     await h.drain();
-    write(h, 'o1', () => ({ status: 'preparing', rev: 2 }));
-    await applied(h);
-    await h.advance(5_000);
-    // Several pages: the encoding waits for its slices.
+    // The cold load's write begins at once. Several pages: the encoding waits for its slices.
+    await h.advance(0);
     expect(writes).toHaveLength(0);
     expect(h.slices!.pending).toBeGreaterThan(0);
-    const watermark = h.store.getState().orders.get('o1')!.updatedAt;
+    const watermark = Math.max(
+      ...h.server.documents('orders').map((doc) => Date.parse(doc.$updatedAt)),
+    );
     // A change arrives meanwhile; the page is left before the slices ran.
     h.clock.now += 1000;
     write(h, 'o2', () => ({ status: 'preparing', rev: 2 }));
@@ -368,7 +378,7 @@ describe('persisted snapshot writes', () => {
     expect(writes).toEqual([expect.objectContaining({ replace: true, urgent: true, watermark })]);
     expect(writes[0]!.pages).toEqual(allPages(h));
     const kept = storage.read(KEY)!;
-    expect(kept.orders.find((o) => o.id === 'o1')!.status).toBe('preparing');
+    expect(kept.orders).toHaveLength(5_000);
     expect(kept.orders.find((o) => o.id === 'o2')!.status).toBe('paid');
     // The change made meanwhile is the next write's, of its chunk only.
     await h.advance(5_000);
@@ -391,17 +401,22 @@ describe('persisted snapshot writes', () => {
     const h = createHarness({ sync: { persist } });
     seedOrders(h, 300);
     await h.startLive();
+    await h.advance(0);
+    expect(writes).toEqual([expect.objectContaining({ urgent: false })]);
     write(h, 'o1', () => ({ status: 'preparing', rev: 2 }));
     await applied(h);
     hide();
     await settle();
-    expect(writes).toEqual([expect.objectContaining({ urgent: true })]);
+    expect(writes).toEqual([
+      expect.objectContaining({ urgent: false }),
+      expect.objectContaining({ urgent: true }),
+    ]);
     expect(storage.data.has(KEY)).toBe(false);
     // Nothing changes after: the refused orders are still written at the next chance.
     refuse = false;
     hide();
     await settle();
-    expect(writes).toHaveLength(2);
+    expect(writes).toHaveLength(3);
     expect(storage.read(KEY)!.orders.find((o) => o.id === 'o1')!.status).toBe('preparing');
     h.store.getState().startSync()();
   });
