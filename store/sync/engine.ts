@@ -332,8 +332,8 @@ export class SyncEngine {
         return;
       case 'synced':
         this.#connection({ type: 'synced', at: this.#now() });
-        // Nothing written yet (a cold load): at once, while the desk is quiet after its load.
-        this.#saveSoon(this.#written === null ? 0 : undefined);
+        // Nothing written yet (a cold load): in the first idle period, once its table is painted.
+        this.#saveSoon(this.#written === null ? 'idle' : 'throttled');
         this.#sweepStep({ type: 'synced' });
         return;
     }
@@ -562,14 +562,20 @@ export class SyncEngine {
     return screens;
   }
 
-  /** Schedules a snapshot write in `delayMs` (default: `throttleMs`, at most one per that). */
-  #saveSoon(delayMs = this.#persist?.throttleMs ?? 5_000): void {
+  /**
+   * Schedules a snapshot write: in `throttleMs` (at most one per that), or in the page's next
+   * idle period (`idle`: with the background slices, at once without them).
+   */
+  #saveSoon(when: 'throttled' | 'idle' = 'throttled'): void {
     if (!this.#persist || this.#saveScheduled || !this.#dirty) return;
     this.#saveScheduled = true;
-    this.#later(() => {
+    const save = () => {
       this.#saveScheduled = false;
       void this.saveSnapshot();
-    }, delayMs);
+    };
+    if (when === 'throttled') this.#later(save, this.#persist.throttleMs ?? 5_000);
+    else if (this.#backgroundSlices) this.#backgroundSlices.later(save);
+    else this.#later(save, 0);
   }
 
   /**
