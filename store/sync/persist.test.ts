@@ -88,8 +88,8 @@ function held(store: DeskStore) {
 }
 
 /**
- * A first visit: live, the cold load written at once, one change applied and written after the
- * throttle, the tab closed.
+ * A first visit: live, the cold load written without waiting for a change, one change applied
+ * and written after the throttle, the tab closed.
  */
 async function firstVisit(storage: ReturnType<typeof memorySnapshots>) {
   const h = createHarness({ sync: { persist: persistWith(storage) } });
