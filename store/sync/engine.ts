@@ -259,6 +259,8 @@ export class SyncEngine {
     null;
   /** The store's orders changed since the last snapshot write. */
   #dirty = false;
+  /** A first write waited for received events: it is tried again once they are applied. */
+  #saveAfterFlush = false;
   /** When an id sweep is owed, and whether one runs (`sweep.ts`). */
   #sweepState = INITIAL_SWEEP;
   /** While a sweep runs: the orders a remote change touched since it began (never removed). */
@@ -333,7 +335,8 @@ export class SyncEngine {
       case 'synced':
         this.#connection({ type: 'synced', at: this.#now() });
         // Nothing written yet (a cold load): in the first idle period, once its table is painted.
-        this.#saveSoon(this.#written === null ? 'idle' : 'throttled');
+        if (this.#written === null) this.#saveWhenIdle();
+        else this.#saveSoon();
         this.#sweepStep({ type: 'synced' });
         return;
     }
@@ -365,6 +368,7 @@ export class SyncEngine {
     this.#restored = false;
     this.#dirty = false;
     this.#saveScheduled = false;
+    this.#saveAfterFlush = false;
     this.#sweepState = INITIAL_SWEEP;
     this.#encoder = null;
     this.#written = null;
@@ -513,6 +517,10 @@ export class SyncEngine {
       this.#dirty = true;
       this.#saveSoon();
     }
+    if (this.#saveAfterFlush) {
+      this.#saveAfterFlush = false;
+      this.#saveWhenIdle();
+    }
   }
 
   // Persistence ----------------------------------------------------------------------------------
@@ -562,19 +570,27 @@ export class SyncEngine {
     return screens;
   }
 
-  /**
-   * Schedules a snapshot write: in `throttleMs` (at most one per that), or in the page's next
-   * idle period (`idle`: with the background slices, at once without them).
-   */
-  #saveSoon(when: 'throttled' | 'idle' = 'throttled'): void {
+  /** Schedules a snapshot write (at most one per `throttleMs`). */
+  #saveSoon(): void {
     if (!this.#persist || this.#saveScheduled || !this.#dirty) return;
     this.#saveScheduled = true;
-    const save = () => {
+    this.#later(() => {
       this.#saveScheduled = false;
       void this.saveSnapshot();
+    }, this.#persist.throttleMs ?? 5_000);
+  }
+
+  /**
+   * A first write (nothing kept yet) in the page's next idle period (with the background slices;
+   * at once without them), whatever throttled write is also due.
+   */
+  #saveWhenIdle(): void {
+    if (!this.#persist) return;
+    const run = this.#phase.run;
+    const save = () => {
+      if (run === this.#phase.run) void this.saveSnapshot();
     };
-    if (when === 'throttled') this.#later(save, this.#persist.throttleMs ?? 5_000);
-    else if (this.#backgroundSlices) this.#backgroundSlices.later(save);
+    if (this.#backgroundSlices) this.#backgroundSlices.later(save);
     else this.#later(save, 0);
   }
 
@@ -599,15 +615,16 @@ export class SyncEngine {
     }
     if (!this.#dirty) return false;
     const coverage = this.#coverage.orders;
-    if (
+    const blocked =
       this.#phase.stage !== 'running' ||
       this.#phase.resync !== 'idle' ||
-      this.#queue.length !== 0 ||
       coverage.riskFrom !== null ||
       coverage.watermark === null ||
-      this.#state.connection.status !== 'live'
-    ) {
-      this.#saveSoon();
+      this.#state.connection.status !== 'live';
+    if (blocked || this.#queue.length !== 0) {
+      // Received events are applied within a frame: a first write (nothing kept) tries again then.
+      if (!blocked && this.#written === null) this.#saveAfterFlush = true;
+      else this.#saveSoon();
       return false;
     }
     this.#dirty = false;

@@ -391,6 +391,28 @@ describe('persisted snapshot writes', () => {
     expect(storage.read(KEY)!.orders.find((o) => o.id === 'o2')!.status).toBe('preparing');
     h.store.getState().startSync()();
   });
+  it("a cold load's write waits for the received events to be applied, then runs in the next idle slices", async () => {
+    const storage = memorySnapshots();
+    const writes = recorded(storage);
+    const h = createHarness({ slices: true, sync: { persist: persistWith(storage) } });
+    seedOrders(h, 300);
+    await h.startLive();
+    // An event is received before the idle period the write was scheduled in.
+    write(h, 'o1', () => ({ status: 'preparing', rev: 2 }));
+    await h.advance(10);
+    h.server.deliver();
+    await settle();
+    h.slices!.runAll();
+    expect(writes).toHaveLength(0);
+    // The next frame applies it; the write follows in the idle slices, not after the throttle.
+    h.scheduler.runFrame();
+    h.slices!.runAll();
+    await settle();
+    expect(writes).toEqual([expect.objectContaining({ replace: true, urgent: false })]);
+    expect(storage.read(KEY)!.orders.find((o) => o.id === 'o1')!.status).toBe('preparing');
+    h.store.getState().startSync()();
+  });
+
   it('a write refused (another under way, storage full) leaves the orders to the next write', async () => {
     const storage = memorySnapshots();
     const put = storage.write.bind(storage);
