@@ -8,6 +8,7 @@ import { build, preview } from 'vite';
 import { freePort } from './lib/free-port.ts';
 import { withNice } from './lib/nice.ts';
 import type { BenchRecord } from '../src/lib/bench.ts';
+import { formatTableQuery, readTableQuery } from '../src/features/orders/table-query.ts';
 import { CHROMIUM_ARGS, CdpConnection, CdpPage, launchDebuggableChromium } from './lib/cdp.ts';
 import { DEMO_PASSWORD } from './lib/demo-data.ts';
 import { CHROMIUM_PATH, numberArg, parseArgs } from './lib/env.ts';
@@ -298,6 +299,27 @@ interface TraceEvent {
   args?: { name?: unknown; data?: unknown };
 }
 
+/**
+ * `--table-query`, read as the table reads its address (`readTableQuery`): what to add to the
+ * desk's address (`&sort=…`), or '' without it. A value the table would ignore is refused, and so
+ * is the flag in a recorded run (those are of the default view).
+ */
+function tableQueryArg(value: string | boolean | undefined, recorded: boolean): string {
+  if (value === undefined) return '';
+  if (typeof value !== 'string' || value === '')
+    throw new Error(
+      '--table-query takes the query of the table’s address, e.g. --table-query "sort=createdAt&dir=asc"',
+    );
+  if (recorded)
+    throw new Error('--table-query measures another view than the recorded runs: add --no-record');
+  const { query, unknown } = readTableQuery(value);
+  if (unknown.length)
+    throw new Error(
+      `--table-query "${value}": the table does not know ${unknown.map(({ param, value: v }) => `${param} “${v}”`).join(', ')}`,
+    );
+  return formatTableQuery(query).replace(/^\?/, '&');
+}
+
 function machine(): string {
   return `${cpus().length} × ${cpuModel()}`;
 }
@@ -442,21 +464,7 @@ async function main(): Promise<void> {
   const traceInvalidations = args.has('trace-invalidations');
   const trace = args.has('trace') || traceInvalidations;
   const traceCold = args.has('trace-cold');
-  const tableQuery = args.get('table-query');
-  if (tableQuery !== undefined) {
-    if (
-      typeof tableQuery !== 'string' ||
-      !/^[\w.,:%-]+=[\w.,:%-]*(&[\w.,:%-]+=[\w.,:%-]*)*$/.test(tableQuery)
-    )
-      throw new Error(
-        '--table-query takes the query of the table’s address, e.g. --table-query "sort=createdAt&dir=asc"',
-      );
-    if (recordResults)
-      throw new Error(
-        '--table-query measures another view than the recorded runs: add --no-record',
-      );
-  }
-  const deskAddress = `/orders?bench=1&rows=${orders}${tableQuery === undefined ? '' : `&${tableQuery}`}`;
+  const deskAddress = `/orders?bench=1&rows=${orders}${tableQueryArg(args.get('table-query'), recordResults)}`;
   const interactions = !args.has('no-interactions');
   log(`machine: ${machine()}; load average ${loads()}`);
   if (!existsSync(CHROMIUM))
