@@ -213,6 +213,31 @@ describe('the desk with several people at once (browser)', () => {
     );
   });
 
+  it('searches with each letter typed, and the table says which search its rows answer', async () => {
+    const order = await createPaidOrder(e2e().backend, 'Quinn Keystroke');
+    await marco.page.goto(`${e2e().appUrl}/orders`);
+    const table = marco.page.getByTestId('orders-table');
+    await marco.page
+      .locator(`[data-testid="order-row"][data-order-number="${order.number}"]`)
+      .waitFor({ timeout: 15_000 });
+    const shows = (query: string) =>
+      table.and(marco.page.locator(`[data-query="${query}"][aria-busy="false"]`)).waitFor();
+    await shows('');
+    const search = marco.page.getByLabel('Search');
+    await search.pressSequentially('Quinn ', { delay: 20 });
+    await shows('?q=Quinn');
+    // The search holds the text trimmed; the field keeps the space typed.
+    expect(await search.inputValue()).toBe('Quinn ');
+    await search.pressSequentially('Keystroke', { delay: 20 });
+    await shows('?q=Quinn+Keystroke');
+    expect(await table.getAttribute('data-row-count')).toBe('1');
+    expect(await marco.page.getByTestId('order-row').first().innerText()).toContain(
+      'Quinn Keystroke',
+    );
+    await search.fill('');
+    await shows('');
+  });
+
   it('keeps the highlighted row when the team changes, and Enter still opens it', async () => {
     await marco.page.goto(`${e2e().appUrl}/orders`);
     const rows = marco.page.getByRole('rowgroup');

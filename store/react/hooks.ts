@@ -142,6 +142,15 @@ export function useOrderTableRows(spec: OrderViewSpec): SortedIndex {
 }
 
 /**
+ * Whether the rows of `spec`'s view are its own: false while the view is being made (the table
+ * shows the previous rows then) and in the render before it is asked for.
+ */
+export function useOrderViewReady(spec: OrderViewSpec): boolean {
+  const key = orderViewKey(spec);
+  return useDeskStore((state) => selectOrderView(state, key) !== undefined);
+}
+
+/**
  * Whether the view of `spec` is still being made in slices (see `acquireOrderView`): `sorting`
  * while its sort column is built, `filtering` during the pass; null once its rows are there.
  */

@@ -13,6 +13,7 @@ import {
   useMembers,
   useOrderTableRows,
   useOrderViewPending,
+  useOrderViewReady,
 } from '../../../store/index.ts';
 import { FirstScreenTable } from './first-screen-table.tsx';
 import { OrdersTable } from './orders-table.tsx';
@@ -49,6 +50,7 @@ export function OrdersPage() {
   const spec = useMemo(() => viewSpecFor(query, me), [query, me]);
   const ids = useOrderTableRows(spec);
   const pending = useOrderViewPending(spec);
+  const ready = useOrderViewReady(spec);
   const total = useOrderTableRows(DEFAULT_ORDER_VIEW).size;
   const members = useConfirmedMembers();
   // A returning visit: this view's first screen, shown until every order is restored.
@@ -105,6 +107,7 @@ export function OrdersPage() {
           onOpen={onOpen}
           filtered={isFiltered(query)}
           pending={pending}
+          busy={!ready}
         />
       )}
     </div>

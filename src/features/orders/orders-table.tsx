@@ -18,7 +18,7 @@ import { useNow } from '../../lib/use-now.ts';
 import { activeIndex, moveActive, type RowKey } from './active-row.ts';
 import { OrderRow } from './order-row.tsx';
 import { RowSlotElements, RowSlots } from './row-slots.ts';
-import type { TableQuery } from './table-query.ts';
+import { formatTableQuery, type TableQuery } from './table-query.ts';
 import { TableHead } from './table-head.tsx';
 
 /** Row height in px (matches `--row-h`). */
@@ -99,6 +99,7 @@ export function OrdersTable({
   onOpen,
   filtered,
   pending = null,
+  busy = false,
 }: {
   ids: SortedIndex;
   query: TableQuery;
@@ -107,6 +108,8 @@ export function OrdersTable({
   filtered: boolean;
   /** The asked view is still being made: `ids` are the previous rows meanwhile. */
   pending?: 'sorting' | 'filtering' | null;
+  /** The rows are not yet those of `query` (`aria-busy`; `data-query` names the query asked). */
+  busy?: boolean;
 }) {
   const orders = useOrders();
   const listRef = useListRef(null);
@@ -219,6 +222,8 @@ export function OrdersTable({
       aria-rowcount={ids.size + 1}
       data-testid="orders-table"
       data-row-count={ids.size}
+      data-query={formatTableQuery(query)}
+      aria-busy={busy}
     >
       <TableHead query={query} onQuery={onQuery} />
       {pending !== null && (

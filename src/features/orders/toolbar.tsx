@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ORDER_STATUSES, type OrderStatus } from '../../../domain/order.ts';
 import { StatusChips } from '../../components/status-chips.tsx';
 import { formatCount } from '../../lib/format.ts';
@@ -27,13 +27,13 @@ export function Toolbar({
   const [urlText, setUrlText] = useState(query.q);
   if (urlText !== query.q) {
     setUrlText(query.q);
-    setText(query.q);
+    if (text.trim() !== query.q) setText(query.q);
   }
-  useEffect(() => {
-    if (text === query.q) return;
-    const timer = setTimeout(() => onChange({ ...query, q: text }), 200);
-    return () => clearTimeout(timer);
-  }, [text, query, onChange]);
+  // Every keystroke searches at once (the URL keeps the text trimmed; the field keeps it as typed).
+  const search = (typed: string) => {
+    setText(typed);
+    if (typed.trim() !== query.q.trim()) onChange({ ...query, q: typed });
+  };
 
   const toggleStatus = (status: OrderStatus) => {
     const has = query.statuses.includes(status);
@@ -55,7 +55,7 @@ export function Toolbar({
           type="search"
           placeholder="Number, customer or email"
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => search(e.target.value)}
         />
       </div>
       <StatusChips
