@@ -92,73 +92,17 @@ export interface NetworkPort {
   subscribe(listener: (online: boolean) => void): () => void;
 }
 
-/**
- * Flushes once per animation frame where there is one ({@link inputFirstFrameScheduler}: a frame
- * after a person's input is left to it), else every 16 ms.
- */
+/** Flushes once per animation frame where there is one, else every 16 ms. */
 export function defaultFrameScheduler(): FrameScheduler {
   if (typeof requestAnimationFrame === 'function') {
-    return inputFirstFrameScheduler(
-      {
-        request: (callback) => requestAnimationFrame(callback),
-        cancel: (handle) => cancelAnimationFrame(handle as number),
+    return {
+      schedule(callback) {
+        const handle = requestAnimationFrame(() => callback());
+        return () => cancelAnimationFrame(handle);
       },
-      pageInputClock(),
-    );
+    };
   }
   return intervalScheduler(16);
-}
-
-/** Animation frames: `request` calls back once with the frame's start time (ms). */
-export interface AnimationFrames {
-  request(callback: (frameStart: number) => void): unknown;
-  cancel(handle: unknown): void;
-}
-
-/** When the page last handled a person's input (ms, the frames' clock; -Infinity: never). */
-export interface InputClock {
-  lastInputAt(): number;
-}
-
-/** One frame at 60 Hz, with a little slack (ms). */
-const FRAME_MS = 17;
-
-/**
- * Flushes in animation frames, but a frame whose interval saw a person's input (a click, a key,
- * a letter typed: handled less than a frame before the frame starts, or since) is left to that
- * input's rendering: the flush comes in the next frame instead. Never later than that, so a
- * queued event waits one frame more at most, however often the person types.
- */
-export function inputFirstFrameScheduler(
-  frames: AnimationFrames,
-  input: InputClock,
-): FrameScheduler {
-  return {
-    schedule(callback) {
-      let handle = frames.request((frameStart) => {
-        if (input.lastInputAt() < frameStart - FRAME_MS) return callback();
-        handle = frames.request(() => callback());
-      });
-      return () => frames.cancel(handle);
-    },
-  };
-}
-
-/** The DOM events that mark a person's input. */
-const INPUT_EVENTS = ['pointerdown', 'keydown', 'click', 'input'] as const;
-
-let pageInput: InputClock | null = null;
-
-/** The page's {@link InputClock}: listens (once per page) to every input event, first of all. */
-function pageInputClock(): InputClock {
-  if (pageInput) return pageInput;
-  let last = -Infinity;
-  const seen = () => {
-    last = performance.now();
-  };
-  for (const type of INPUT_EVENTS)
-    window.addEventListener(type, seen, { capture: true, passive: true });
-  return (pageInput = { lastInputAt: () => last });
 }
 
 /** Flushes `ms` after the first queued event (outside a browser, and in benchmarks). */
