@@ -6,7 +6,7 @@ import type { FirstScreen } from '../../../store/index.ts';
 import { COLUMNS } from './columns.ts';
 import { OrderRow } from './order-row.tsx';
 import { ROW_HEIGHT } from './orders-table.tsx';
-import type { TableQuery } from './table-query.ts';
+import { formatTableQuery, type TableQuery } from './table-query.ts';
 import { TableHead } from './table-head.tsx';
 
 type RowProps = {
@@ -69,6 +69,7 @@ export function FirstScreenTable({
       aria-busy="true"
       data-testid="orders-table"
       data-row-count={screen.rows}
+      data-query={formatTableQuery(query)}
       data-first-screen="true"
     >
       <TableHead query={query} onQuery={onQuery} />
