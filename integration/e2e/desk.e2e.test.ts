@@ -238,6 +238,39 @@ describe('the desk with several people at once (browser)', () => {
     await shows('');
   });
 
+  it('opens an order at once from what the table holds, and shows the rest when it is read', async () => {
+    // The oldest orders: read with the desk's first load as list copies, not changed since.
+    await marco.page.goto(`${e2e().appUrl}/orders?sort=createdAt&dir=asc`);
+    const first = marco.page.locator('[data-testid="order-row"][aria-rowindex="2"]');
+    await first.waitFor({ timeout: 15_000 });
+    const customer = (await first.locator('[role="cell"]').nth(3).innerText()).trim();
+    // The whole order's read is held back until the preview has been seen.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const wholeOrderRead = (url: URL) =>
+      url.pathname.endsWith('/collections/orders/documents') &&
+      url.searchParams.get('queries[0]')?.includes('"attribute":"$id"') === true;
+    await marco.page.route(wholeOrderRead, async (route) => {
+      await released;
+      await route.continue();
+    });
+    try {
+      await first.click();
+      const dialog = marco.page.getByRole('dialog');
+      await dialog.getByText('Loading the order…').waitFor();
+      expect(await dialog.locator('.kv').innerText()).toContain(customer);
+      expect(await dialog.getByRole('button', { name: 'Close' }).count()).toBe(1);
+      release();
+      await dialog.getByText('Loading the order…').waitFor({ state: 'detached' });
+      await dialog.getByTestId('payment').waitFor();
+    } finally {
+      release();
+      await marco.page.unroute(wholeOrderRead);
+    }
+    await marco.page.keyboard.press('Escape');
+    await marco.page.getByRole('dialog').waitFor({ state: 'detached' });
+  });
+
   it('keeps the highlighted row when the team changes, and Enter still opens it', async () => {
     await marco.page.goto(`${e2e().appUrl}/orders`);
     const rows = marco.page.getByRole('rowgroup');

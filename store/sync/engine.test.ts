@@ -367,6 +367,22 @@ describe('SyncEngine', () => {
     expect(h.store.getState().notes.size).toBe(0);
   });
 
+  it("reads an opened order's whole record at once, not after its details are followed", async () => {
+    const h = createHarness();
+    seedOrders(h, 2);
+    await h.startLive();
+    expect(h.store.getState().orders.get('o0')!.partial).toBe(true);
+    const release = h.store.getState().loadOrderDetail('o0');
+    // Asked for in the same task: the details subscription is pointed at the order meanwhile.
+    expect(h.server.reads.map((read) => read.collectionId)).toEqual(['orders']);
+    expect(h.server.subscriptions).toBe(1);
+    await h.drain();
+    expect(h.server.subscriptions).toBe(2);
+    expect(h.store.getState().orders.get('o0')!.partial).toBeUndefined();
+    expect(h.store.getState().details.o0!.status).toBe('ready');
+    release();
+  });
+
   it("follows only the tracked orders' details: the server sends no others", async () => {
     const h = createHarness();
     seedOrders(h, 3);

@@ -1183,7 +1183,11 @@ export class SyncEngine {
 
   #startDetail(orderId: string): void {
     const run = this.#phase.run;
-    const load = () => this.#loadDetail(run, orderId);
+    // The order itself is followed by the orders' subscription: read at once, while the details
+    // subscription is pointed at it (only the lists wait for that).
+    const order = this.#readWholeOrder(orderId);
+    order?.catch(() => {});
+    const load = () => this.#loadDetail(run, orderId, order);
     void this.#followDetails()
       .then(load, () => {
         // Not followed: what the read misses comes with the next resync.
@@ -1226,14 +1230,23 @@ export class SyncEngine {
     return next;
   }
 
-  /** Reads an order's detail: the whole order if only its list copy is held, then the rest. */
-  async #loadDetail(run: number, orderId: string): Promise<void> {
+  /** Reads the whole order when only its list copy (or nothing) is held; null: not needed. */
+  #readWholeOrder(orderId: string): Promise<boolean> | null {
+    const held = this.#state.orders.get(orderId);
+    return held === undefined || held.partial ? this.#readOrder(orderId) : null;
+  }
+
+  /**
+   * Reads an order's detail: the whole order if only its list copy is held (`order`: that read,
+   * started already), then the rest.
+   */
+  async #loadDetail(run: number, orderId: string, order?: Promise<boolean> | null): Promise<void> {
     if (run !== this.#phase.run || !this.#state.details[orderId]) return;
     const alive = () => run === this.#phase.run;
     try {
-      const held = this.#state.orders.get(orderId);
-      if (held === undefined || held.partial) {
-        const found = await this.#readOrder(orderId);
+      const reading = order === undefined ? this.#readWholeOrder(orderId) : order;
+      if (reading !== null) {
+        const found = await reading;
         if (!alive()) return;
         if (!found) {
           this.#store.commit({

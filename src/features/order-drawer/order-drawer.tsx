@@ -22,6 +22,7 @@ import {
   useDeskStore,
   useFailure,
   useIsPending,
+  useOrder,
   useOrderDetail,
   useRunning,
   useViewers,
@@ -39,6 +40,9 @@ import { RefundControl, RefundList } from './refund-panel.tsx';
 export function OrderDrawer({ orderId }: { orderId: string }) {
   const details = useOrderDetail(orderId);
   const order = details.status === 'ready' ? details.order : null;
+  // While the whole order is read, its list copy (what the table and board show) is shown.
+  const held = useOrder(orderId);
+  const preview = details.status === 'loading' && held ? held : null;
   const actor = useDeskStore(selectActor);
   const { search } = useLocation();
   useViewOrder(orderId);
@@ -52,9 +56,10 @@ export function OrderDrawer({ orderId }: { orderId: string }) {
     navigateBack(view === 'board' ? '/' : `/orders${rest ? `?${rest}` : ''}`);
   }, [search]);
 
-  const title = order ? (
+  const shown = order ?? preview;
+  const title = shown ? (
     <>
-      {formatOrderNumber(order.number)} <StatusBadge status={order.status} />
+      {formatOrderNumber(shown.number)} <StatusBadge status={shown.status} />
     </>
   ) : (
     'Order'
@@ -64,6 +69,8 @@ export function OrderDrawer({ orderId }: { orderId: string }) {
     <Drawer title={title} onClose={close} actions={<PresenceList viewers={viewers} />}>
       {order && actor ? (
         <OrderDetails order={order} actor={actor} />
+      ) : preview ? (
+        <OrderPreview order={preview} />
       ) : details.status === 'missing' ? (
         <ErrorState
           title="Order not found"
@@ -79,6 +86,60 @@ export function OrderDrawer({ orderId }: { orderId: string }) {
         <LoadingState label="Loading the order…" />
       )}
     </Drawer>
+  );
+}
+
+/**
+ * An order from its list copy, in the whole order's layout, while the whole order is read: the
+ * customer, assignee, items and total at once; the actions, payment and line items after.
+ */
+function OrderPreview({ order }: { order: Order }) {
+  return (
+    <>
+      <section className="section" aria-label="Actions">
+        <LoadingState compact label="Loading the order…" />
+      </section>
+      <section className="section" aria-labelledby="customer-title">
+        <h3 className="section__title" id="customer-title">
+          Customer and payment
+        </h3>
+        <dl className="kv">
+          <dt>Customer</dt>
+          <dd>{order.customerName}</dd>
+          <dt>Email</dt>
+          <dd>{order.customerEmail}</dd>
+          <dt>Assignee</dt>
+          <dd data-testid="assignee">
+            <Assignee order={order} />
+          </dd>
+          <dt>Placed</dt>
+          <dd>{formatDateTime(order.createdAt)}</dd>
+        </dl>
+      </section>
+      <section className="section" aria-labelledby="items-title">
+        <h3 className="section__title" id="items-title">
+          Items
+        </h3>
+        <p>{order.itemsSummary}</p>
+        <p>
+          Total {formatMoney(order.totalCents, order.currency)}
+          {order.refundedCents > 0 &&
+            ` · refunded ${formatMoney(order.refundedCents, order.currency)}`}
+        </p>
+      </section>
+    </>
+  );
+}
+
+/** Who holds the order (avatar and name), or "Unclaimed". */
+function Assignee({ order }: { order: Order }) {
+  return order.assigneeName ? (
+    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>
+      <Avatar name={order.assigneeName} id={order.assigneeId ?? undefined} size="sm" />{' '}
+      {order.assigneeName}
+    </span>
+  ) : (
+    <span className="muted">Unclaimed</span>
   );
 }
 
@@ -206,14 +267,7 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
           <dd>{order.customerEmail}</dd>
           <dt>Assignee</dt>
           <dd data-testid="assignee">
-            {order.assigneeName ? (
-              <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>
-                <Avatar name={order.assigneeName} id={order.assigneeId ?? undefined} size="sm" />{' '}
-                {order.assigneeName}
-              </span>
-            ) : (
-              <span className="muted">Unclaimed</span>
-            )}
+            <Assignee order={order} />
           </dd>
           <dt>Payment</dt>
           <dd data-testid="payment">
