@@ -234,7 +234,8 @@ export function useLoadState(): LoadState {
 /** The drawer's order: the whole record, read when only its list copy is held. */
 export type OrderDetailView =
   | { status: 'ready'; order: Order }
-  | { status: 'loading' }
+  /** `listCopy`: the list copy held meanwhile (what the table and board show), if any. */
+  | { status: 'loading'; listCopy: Order | null }
   | { status: 'missing' }
   | { status: 'error'; error: AppError; retry: () => void };
 
@@ -256,7 +257,7 @@ export function useOrderDetail(orderId: string): OrderDetailView {
         error: detail.error,
         retry: () => store.getState().retryOrderDetail(orderId),
       };
-    return { status: 'loading' };
+    return { status: 'loading', listCopy: order ?? null };
   }, [order, detail, store, orderId]);
 }
 

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button } from '../../components/button.tsx';
 import { Drawer } from '../../components/drawer.tsx';
@@ -22,7 +22,6 @@ import {
   useDeskStore,
   useFailure,
   useIsPending,
-  useOrder,
   useOrderDetail,
   useRunning,
   useViewers,
@@ -41,8 +40,7 @@ export function OrderDrawer({ orderId }: { orderId: string }) {
   const details = useOrderDetail(orderId);
   const order = details.status === 'ready' ? details.order : null;
   // While the whole order is read, its list copy (what the table and board show) is shown.
-  const held = useOrder(orderId);
-  const preview = details.status === 'loading' && held ? held : null;
+  const preview = details.status === 'loading' ? details.listCopy : null;
   const actor = useDeskStore(selectActor);
   const { search } = useLocation();
   useViewOrder(orderId);
@@ -99,23 +97,7 @@ function OrderPreview({ order }: { order: Order }) {
       <section className="section" aria-label="Actions">
         <LoadingState compact label="Loading the order…" />
       </section>
-      <section className="section" aria-labelledby="customer-title">
-        <h3 className="section__title" id="customer-title">
-          Customer and payment
-        </h3>
-        <dl className="kv">
-          <dt>Customer</dt>
-          <dd>{order.customerName}</dd>
-          <dt>Email</dt>
-          <dd>{order.customerEmail}</dd>
-          <dt>Assignee</dt>
-          <dd data-testid="assignee">
-            <Assignee order={order} />
-          </dd>
-          <dt>Placed</dt>
-          <dd>{formatDateTime(order.createdAt)}</dd>
-        </dl>
-      </section>
+      <CustomerAndPayment order={order} />
       <section className="section" aria-labelledby="items-title">
         <h3 className="section__title" id="items-title">
           Items
@@ -128,6 +110,38 @@ function OrderPreview({ order }: { order: Order }) {
         </p>
       </section>
     </>
+  );
+}
+
+/**
+ * The customer, the assignee, the payment (`children`, when the whole order is there) and when
+ * the order was placed.
+ */
+function CustomerAndPayment({ order, children }: { order: Order; children?: ReactNode }) {
+  return (
+    <section className="section" aria-labelledby="customer-title">
+      <h3 className="section__title" id="customer-title">
+        Customer and payment
+      </h3>
+      <dl className="kv">
+        <dt>Customer</dt>
+        <dd>{order.customerName}</dd>
+        <dt>Email</dt>
+        <dd>{order.customerEmail}</dd>
+        <dt>Assignee</dt>
+        <dd data-testid="assignee">
+          <Assignee order={order} />
+        </dd>
+        {children !== undefined && (
+          <>
+            <dt>Payment</dt>
+            <dd data-testid="payment">{children}</dd>
+          </>
+        )}
+        <dt>Placed</dt>
+        <dd>{formatDateTime(order.createdAt)}</dd>
+      </dl>
+    </section>
   );
 }
 
@@ -256,33 +270,15 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
         )}
       </section>
 
-      <section className="section" aria-labelledby="customer-title">
-        <h3 className="section__title" id="customer-title">
-          Customer and payment
-        </h3>
-        <dl className="kv">
-          <dt>Customer</dt>
-          <dd>{order.customerName}</dd>
-          <dt>Email</dt>
-          <dd>{order.customerEmail}</dd>
-          <dt>Assignee</dt>
-          <dd data-testid="assignee">
-            <Assignee order={order} />
-          </dd>
-          <dt>Payment</dt>
-          <dd data-testid="payment">
-            {order.cardBrand
-              ? `${order.cardBrand.toUpperCase()} •••• ${order.cardLast4 ?? '????'}`
-              : 'Card'}{' '}
-            · {order.paymentStatus.replace(/_/g, ' ')}
-            {order.refundedCents > 0 &&
-              ` · refunded ${formatMoney(order.refundedCents, order.currency)} of ${formatMoney(order.totalCents, order.currency)}`}
-            {activity && !activity.error && <RefundList order={order} activity={activity.items} />}
-          </dd>
-          <dt>Placed</dt>
-          <dd>{formatDateTime(order.createdAt)}</dd>
-        </dl>
-      </section>
+      <CustomerAndPayment order={order}>
+        {order.cardBrand
+          ? `${order.cardBrand.toUpperCase()} •••• ${order.cardLast4 ?? '????'}`
+          : 'Card'}{' '}
+        · {order.paymentStatus.replace(/_/g, ' ')}
+        {order.refundedCents > 0 &&
+          ` · refunded ${formatMoney(order.refundedCents, order.currency)} of ${formatMoney(order.totalCents, order.currency)}`}
+        {activity && !activity.error && <RefundList order={order} activity={activity.items} />}
+      </CustomerAndPayment>
 
       <section className="section" aria-labelledby="items-title">
         <h3 className="section__title" id="items-title">

@@ -213,6 +213,7 @@ export function OrdersTable({
     [ids, orders, activeId, now, open, slots],
   );
   useEffect(() => benchTableRendered(ids.size), [ids.size]);
+  const queryText = useMemo(() => formatTableQuery(query), [query]);
 
   return (
     <div
@@ -222,7 +223,7 @@ export function OrdersTable({
       aria-rowcount={ids.size + 1}
       data-testid="orders-table"
       data-row-count={ids.size}
-      data-query={formatTableQuery(query)}
+      data-query={queryText}
       aria-busy={busy}
     >
       <TableHead query={query} onQuery={onQuery} />
