@@ -60,6 +60,26 @@ const wrongImports: readonly WrongImport[] = [
     message: 'functions depend only on domain/',
   },
   {
+    file: 'functions/_shared/probe.ts',
+    from: '../../store/sync/persist.ts',
+    message: 'functions depend only on domain/',
+  },
+  {
+    file: 'functions/order-action/src/probe.ts',
+    from: '../../../store/sync/snapshot-file.ts',
+    message: 'functions depend only on domain/',
+  },
+  {
+    file: 'functions/desk-snapshot/src/probe.ts',
+    from: '../../../store/sync/engine.ts',
+    message: "desk-snapshot imports of the store only the snapshot's format",
+  },
+  {
+    file: 'functions/desk-snapshot/src/probe.ts',
+    from: '../../../store/index.ts',
+    message: "desk-snapshot imports of the store only the snapshot's format",
+  },
+  {
     file: 'src/lib/probe.ts',
     from: '../features/auth/index.ts',
     message: 'src/lib is shared by every part of the app',
@@ -92,6 +112,11 @@ describe('import boundaries (eslint.config.js)', () => {
       ['src/features/orders/probe.ts', '../../../store/index.ts'],
       ['store/probe.ts', '../domain/ids.ts'],
       ['functions/order-action/src/probe.ts', '../../../domain/ids.ts'],
+      // desk-snapshot writes the store's snapshot format (eslint.config.js `snapshotFormatModules`).
+      ['functions/desk-snapshot/src/probe.ts', '../../../store/sync/documents.ts'],
+      ['functions/desk-snapshot/src/probe.ts', '../../../store/sync/persist.ts'],
+      ['functions/desk-snapshot/src/probe.ts', '../../../store/sync/snapshot-file.ts'],
+      ['functions/desk-snapshot/src/probe.ts', '../../../store/sync/desk-window.ts'],
       ['integration/suites/probe.ts', '../../scripts/lib/random.ts'],
       ['src/features/orders/probe.ts', '../../components/button.tsx'],
     ];

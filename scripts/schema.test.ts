@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { BUCKETS, FUNCTIONS } from '../domain/ids.ts';
 import { ORDER_SCHEMA } from '../domain/order.ts';
+import { LEASE_MS } from '../functions/desk-snapshot/src/lease.ts';
 import { attributeOf, schema } from './schema.ts';
 
 describe('provisioning schema', () => {
@@ -41,5 +43,21 @@ describe('provisioning schema', () => {
     );
     const items = JSON.stringify([{ productId: 'p1', name: 'Latte', unitPriceCents: 350, qty: 2 }]);
     expect(backfill!.value({ $id: 'o1', items })).toBe('2× Latte');
+  });
+
+  it("keeps the desk's snapshot where the desk reads its orders and only functions write", () => {
+    const orders = schema.collections.find((c) => c.id === 'orders')!;
+    const snapshots = schema.buckets.find((b) => b.id === BUCKETS.snapshots)!;
+    expect(snapshots.permissions).toEqual(orders.permissions);
+    expect(snapshots.permissions).toEqual(['read("team:desk")']);
+    expect(snapshots.fileSecurity).toBe(false);
+    expect(snapshots.maximumFileSize).toBeGreaterThanOrEqual(300_000 * 500);
+    const fn = schema.functions.find((f) => f.id === FUNCTIONS.deskSnapshot)!;
+    expect(fn).toMatchObject({ execute: [], schedule: '*/5 * * * *', timeout: 300 });
+    // A run's lease lasts until Appwrite has ended it.
+    expect(fn.timeout * 1000).toBe(LEASE_MS);
+    expect(fn.scopes).toEqual(
+      expect.arrayContaining(['documents.read', 'files.read', 'files.write']),
+    );
   });
 });

@@ -220,6 +220,16 @@ export const schema: SchemaSpec = {
       maximumFileSize: 100 * 1024 * 1024,
       allowedFileExtensions: ['csv'],
     },
+    {
+      // Written only by desk-snapshot (API key); read by the desk, as its orders are.
+      id: BUCKETS.snapshots,
+      name: 'Snapshots',
+      permissions: [read(desk)],
+      fileSecurity: false,
+      // About 100 bytes an order: room for 300,000 orders many times over.
+      maximumFileSize: 200 * 1000 * 1000,
+      allowedFileExtensions: ['snapshot'],
+    },
   ],
   functions: [
     {
@@ -345,6 +355,20 @@ export const schema: SchemaSpec = {
       schedule: '* * * * *',
       timeout: 60,
       scopes: ['documents.read', 'documents.write'],
+      variables: {},
+    },
+    {
+      id: FUNCTIONS.deskSnapshot,
+      name: 'Desk snapshot',
+      runtime: 'node-22',
+      execute: [],
+      events: [],
+      // The snapshot of every order a desk's first visit starts from (functions/README.md).
+      schedule: '*/5 * * * *',
+      // The lease of a run lasts as long (functions/desk-snapshot/src/lease.ts `LEASE_MS`).
+      timeout: 300,
+      // documents.write: the run's lease, a `counters` document.
+      scopes: ['documents.read', 'documents.write', 'files.read', 'files.write'],
       variables: {},
     },
   ],

@@ -87,6 +87,7 @@ export { appwriteSyncPorts } from './appwrite/sync-ports.ts';
 export { agedOut } from './sync/window-trim.ts';
 export { HISTORY_DAYS, windowStart } from './sync/load-plan.ts';
 export { listDocumentsViaBlob } from './appwrite/document-pages.ts';
+export { downloadServerSnapshot } from './appwrite/server-snapshot.ts';
 export { idbSnapshots, clearSnapshots, lastSnapshotKey } from './appwrite/idb-snapshots.ts';
 export {
   SNAPSHOT_VERSION,

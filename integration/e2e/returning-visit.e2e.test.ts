@@ -3,10 +3,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
 import { account, e2e, launch, signedIn } from './support/browser.ts';
+import { keepServerSnapshot } from '../../scripts/lib/server-snapshot.ts';
 import { adminClient, createPaidOrder, userClient } from './support/orders.ts';
 
 // A returning user's desk (issue 20): the orders kept in IndexedDB paint the table at once, the
 // catch-up brings what changed while away, and the id sweep removes what was deleted meanwhile.
+// A first visit on a device starts the same way from the desk's server-kept snapshot.
 
 const row = (page: Page, number: number) =>
   page.locator(`[data-testid="order-row"][data-order-number="${number}"]`);
@@ -166,6 +168,60 @@ describe('a returning visit (browser)', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await snapshots(page)).toEqual([]);
+    await ana.context.close();
+  });
+
+  it("a first visit on a new device starts from the desk's server-kept snapshot as Resyncing, then catches up", async () => {
+    const { backend } = e2e();
+    const claimed = await createPaidOrder(backend, 'Sami Snapshot');
+    await keepServerSnapshot(adminClient(backend));
+    // After the snapshot was written: Ben claims the order, a new one comes in.
+    const claim = await new Functions(await userClient(backend, account('ben').id)).createExecution(
+      {
+        functionId: 'order-action',
+        body: JSON.stringify({ orderId: claimed.id, action: 'claim', expectedRev: 1 }),
+        async: false,
+      },
+    );
+    expect(claim.responseStatusCode).toBe(200);
+    const created = await createPaidOrder(backend, 'Nia Newer');
+
+    const requests: { url: string; status: number }[] = [];
+    const ana = await signedIn(browser, 'ana', '/orders', async (page) => {
+      await recordPaints(page, [claimed.number, created.number]);
+      page.on('response', (response) =>
+        requests.push({ url: decodeURIComponent(response.url()), status: response.status() }),
+      );
+    });
+    await row(ana.page, created.number).waitFor({ timeout: 15_000 });
+    await row(ana.page, claimed.number).filter({ hasText: 'Ben' }).waitFor({ timeout: 15_000 });
+    await ana.page.getByTestId('connection').and(ana.page.locator('[data-state="live"]')).waitFor();
+
+    expect(requests).toContainEqual({
+      url: expect.stringContaining('/storage/buckets/snapshots/files/orders/download'),
+      status: 200,
+    });
+    // No load of the orders by `$createdAt` (the first load's reads; the id sweep's select only ids).
+    const loads = requests.filter(
+      ({ url }) =>
+        url.includes('/collections/orders/documents') &&
+        url.includes('greaterThanEqual') &&
+        url.includes('$createdAt') &&
+        !url.includes('"values":["$id"]'),
+    );
+    expect(loads).toEqual([]);
+    const seen = await paints(ana.page);
+    const firstRows = seen.findIndex((paint) => paint.rows > 0);
+    expect(firstRows).toBeGreaterThanOrEqual(0);
+    expect(seen[firstRows]!.state).toBe('resyncing');
+    expect(seen[firstRows]!.watched).toContain(claimed.number);
+    expect(seen.slice(0, firstRows).some((paint) => paint.state === 'live')).toBe(false);
+    // Kept on this device once live, for the next visit.
+    await expect
+      .poll(async () => (await snapshots(ana.page)).join().includes(created.id), {
+        timeout: 30_000,
+      })
+      .toBe(true);
     await ana.context.close();
   });
 

@@ -397,10 +397,16 @@ describe('fuzzing the endpoints the product uses', () => {
       queries: [Query.limit(5)],
     });
     const transaction = await new Databases(admin).createTransaction();
-    // The scheduled expiry of pending orders would change data while the fuzz runs.
+    // The scheduled expiry of pending orders would change data while the fuzz runs, and so would
+    // the desk's snapshot (its file and its lease).
     await new Functions(admin).update({
       functionId: FUNCTIONS.expirePending,
       name: 'Expire pending orders',
+      schedule: '',
+    });
+    await new Functions(admin).update({
+      functionId: FUNCTIONS.deskSnapshot,
+      name: 'Desk snapshot',
       schedule: '',
     });
     const before = await snapshot(own);

@@ -28,9 +28,12 @@ export interface SeededData {
 /** How long a kept seed is reused: its oldest orders must stay inside the desk's 30 days. */
 const KEPT_FOR_MS = 12 * 3600_000;
 
-/** The collections' attributes and indexes: a kept seed of another schema is seeded again. */
+/**
+ * The collections' attributes and indexes, the buckets and the functions' settings: a kept seed
+ * of another schema is seeded again.
+ */
 const SCHEMA_FINGERPRINT = createHash('sha256')
-  .update(JSON.stringify(schema.collections))
+  .update(JSON.stringify([schema.collections, schema.buckets, schema.functions]))
   .digest('hex')
   .slice(0, 16);
 

@@ -9,11 +9,13 @@ import {
   createAppwriteTransport,
   createDeskStore,
   defaultFrameScheduler,
+  downloadServerSnapshot,
   idbSnapshots,
   lastSnapshotKey,
   prefetchSnapshot,
   snapshotKey,
   type PrefetchedSnapshot,
+  type StoredSnapshot,
   type DeskStore,
   type FrameScheduler,
   type RealtimePort,
@@ -24,15 +26,26 @@ import { benchEnabled, benchEventsApplied } from '../lib/bench.ts';
 
 let ports: ReturnType<typeof appwriteSyncPorts> | null = null;
 let prefetched: PrefetchedSnapshot | null = null;
+let serverSnapshotAhead: Promise<StoredSnapshot | undefined> | null = null;
 
 /**
  * Starts reading the orders this browser kept for the last desk, while the app starts and checks
  * the session: a returning member's desk then paints them without waiting for IndexedDB. They are
- * shown only to that member (the desk's key names the user); another session ignores them.
+ * shown only to that member (the desk's key names the user); another session ignores them. When
+ * this browser keeps none, the desk's server-kept snapshot is downloaded meanwhile instead (the
+ * backend answers it only to a desk member's session; the desk takes it once it is created).
  */
 export function prefetchDeskSnapshot(): void {
   const key = lastSnapshotKey();
   if (key !== null) prefetched = prefetchSnapshot(idbSnapshots(), key, undefined, browserSlices());
+  else serverSnapshotAhead = downloadServerSnapshot(sdk().client);
+}
+
+/** The server-kept snapshot downloaded ahead (once), else a download now. */
+function serverSnapshot(): Promise<StoredSnapshot | undefined> {
+  const ahead = serverSnapshotAhead;
+  serverSnapshotAhead = null;
+  return ahead ?? downloadServerSnapshot(sdk().client);
 }
 
 /** The user whose desk this browser last kept orders for (this project's), or null. */
@@ -109,6 +122,7 @@ export function createAppDeskStore(actor: Actor): DeskStore {
         storage: idbSnapshots(),
         key: snapshotKey(config().projectId, actor.id),
         prefetched,
+        serverSnapshot,
       },
       backgroundSlices: browserIdleSlices(),
       ...(benchEnabled()

@@ -24,6 +24,7 @@ import {
 } from './documents.ts';
 import {
   HISTORY_DAYS,
+  MAX_ORDERS,
   planInitialLoad,
   windowStart,
   type FullSyncSet,
@@ -58,6 +59,7 @@ import {
   pageOf,
   readKeptFirstScreens,
   readKeptSnapshot,
+  readServerSnapshot,
   SNAPSHOT_VERSION,
   type PersistOptions,
   type RestoredSnapshot,
@@ -280,7 +282,7 @@ export class SyncEngine {
     this.#now = now;
     this.#margin = options.resyncMarginMs ?? 5_000;
     this.#historyDays = options.historyDays ?? HISTORY_DAYS;
-    this.#maxOrders = options.maxOrders ?? 100_000;
+    this.#maxOrders = options.maxOrders ?? MAX_ORDERS;
     this.#pageSize = options.pageSize ?? PAGE_SIZE;
     this.#slices = Math.max(1, Math.floor(options.slices ?? 4));
     this.#activationWaitMs = options.activationWaitMs ?? 2_000;
@@ -714,13 +716,18 @@ export class SyncEngine {
     } catch {
       saved = null;
     }
+    // Nothing kept here (a first visit on this device): the desk's server-kept snapshot, if any.
+    const kept = saved !== null;
+    if (!kept && persist.serverSnapshot && run === this.#phase.run) {
+      saved = await readServerSnapshot(persist.serverSnapshot, version, this.#sliceScheduler);
+    }
     if (run !== this.#phase.run || saved === null || this.#state.orders.size !== 0) {
       if (this.#state.firstScreens.length > 0) this.#store.commit({ sync: { firstScreens: [] } });
       return false;
     }
     this.#state.loadSnapshot({ orders: saved.orders });
     // What storage holds is this table: a write puts only the chunks that change from here.
-    if (this.#state.orders === saved.orders) {
+    if (kept && this.#state.orders === saved.orders) {
       this.#encoder = saved.encoder;
       const table = saved.orders;
       this.#written = Array.from({ length: table.chunkCount }, (_, c) => table.chunkAt(c));

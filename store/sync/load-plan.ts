@@ -1,5 +1,6 @@
 import { Query } from 'appwrite';
-import { OPEN_STATUSES, type Order } from '../../domain/order.ts';
+import type { Order } from '../../domain/order.ts';
+import { ALWAYS_LOADED, windowStart } from './desk-window.ts';
 import type { SyncedCollection, SyncedEntities } from '../records/changes.ts';
 import type { EntityTable } from '../records/entity-table.ts';
 import { ORDER_LIST_SELECT } from './documents.ts';
@@ -62,18 +63,7 @@ export interface LoadPlan {
   slices: number;
 }
 
-const DAY = 24 * 3600_000;
-
-/** The days of history the desk holds by default (`historyDays`). */
-export const HISTORY_DAYS = 30;
-
-/** The start of the desk's window at `now` (epoch ms): orders created before it are not read. */
-export function windowStart(now: number, historyDays: number): number {
-  return now - historyDays * DAY;
-}
-
-/** The statuses loaded whatever their age. */
-export const ALWAYS_LOADED = [...OPEN_STATUSES, 'pending_payment'] as const;
+export { ALWAYS_LOADED, HISTORY_DAYS, MAX_ORDERS, windowStart } from './desk-window.ts';
 
 /**
  * The recent orders' time slices, newest first: `[from, to)` by `$createdAt` from `since`,

@@ -306,6 +306,123 @@ function recorded(storage: ReturnType<typeof memorySnapshots>) {
   return writes;
 }
 
+describe("the desk's server-kept snapshot", () => {
+  /** A live loop: answers the backend and runs frames until live (never live with stale orders). */
+  async function untilLive(h: Harness, store: DeskStore) {
+    for (let i = 0; i < 20; i++) {
+      await settle();
+      h.server.answer();
+      h.scheduler.runFrame();
+      if (store.getState().connection.status === 'live') break;
+      expect(store.getState().connection.status).toBe('resyncing');
+    }
+    expect(store.getState().connection.status).toBe('live');
+  }
+
+  it('starts a first visit on a device as "Resyncing", catches up what changed since and keeps it here', async () => {
+    const server = memorySnapshots();
+    const h = await firstVisit(server);
+    // Written an hour ago; since then a cancellation, an update and a new order.
+    h.clock.now += 3600_000;
+    write(h, 'o2', (o) => cancelOrder(o, h.clock.now));
+    h.clock.now += 1000;
+    write(h, 'o3', () => ({ status: 'preparing', rev: 2 }));
+    const fresh = makeOrder(h.rng, {
+      id: 'new1',
+      number: 99,
+      createdAt: h.clock.now,
+      status: 'paid',
+    });
+    h.server.write('orders', 'create', 'new1', { ...orderToDocumentData(fresh) });
+    h.server.commitDue(true);
+
+    const device = memorySnapshots();
+    const log: { collectionId: string; queries: readonly string[] }[] = [];
+    let downloads = 0;
+    const store = returning(
+      h,
+      {
+        ...persistWith(device),
+        serverSnapshot: () => {
+          downloads++;
+          return server.get(KEY);
+        },
+      },
+      log,
+    );
+    store.getState().startSync();
+    await painted(h);
+    await settle();
+    expect(downloads).toBe(1);
+    expect(log).toHaveLength(0);
+    expect(store.getState().orders.size).toBe(30);
+    expect(store.getState().connection.status).toBe('resyncing');
+    h.server.connect();
+    await untilLive(h, store);
+    expect(held(store)).toEqual(serverOrders(h, ['o1', 'o2', 'o3', 'new1']));
+    expect(store.getState().orders.get('o2')!.status).toBe('canceled');
+    // A delta read by $updatedAt, not a full load.
+    const idsOnly = Query.select(['$id']);
+    const orderReads = log.filter(
+      (r) => r.collectionId === 'orders' && !r.queries.includes(idsOnly),
+    );
+    expect(orderReads.some((r) => r.queries.some((q) => q.includes('$updatedAt')))).toBe(true);
+    expect(
+      orderReads.some((r) =>
+        r.queries.some((q) => q.includes('greaterThanEqual') && q.includes('$createdAt')),
+      ),
+    ).toBe(false);
+    // Nothing was kept on this device: once live, every order is written here.
+    await h.advance(10);
+    expect(
+      device
+        .read(KEY)
+        ?.orders.map((o) => o.id)
+        .sort(),
+    ).toEqual(serverOrders(h).map((o) => o.id));
+    store.getState().startSync()();
+  });
+
+  it('is not read when this device keeps a snapshot; one of another version, or none, means a cold load', async () => {
+    const server = memorySnapshots();
+    const h = await firstVisit(server);
+    let downloads = 0;
+    const kept = returning(h, {
+      ...persistWith(server),
+      serverSnapshot: () => {
+        downloads++;
+        return Promise.resolve(undefined);
+      },
+    });
+    kept.getState().startSync();
+    await painted(h);
+    await settle();
+    expect(downloads).toBe(0);
+    expect(kept.getState().orders.size).toBe(30);
+    kept.getState().startSync()();
+
+    for (const serverSnapshot of [
+      () =>
+        server.get(KEY).then((s) => ({ ...s!, header: { ...(s!.header as object), version: 99 } })),
+      () => Promise.resolve(undefined),
+      () => Promise.reject(new TypeError('Failed to fetch')),
+    ]) {
+      const device = memorySnapshots();
+      const store = returning(h, { ...persistWith(device), serverSnapshot });
+      store.getState().startSync();
+      await settle();
+      expect(store.getState().orders.size).toBe(0);
+      expect(store.getState().connection.status).toBe('connecting');
+      h.server.connect();
+      await h.drain();
+      expect(store.getState().connection.status).toBe('live');
+      expect(held(store)).toEqual(serverOrders(h));
+      store.getState().startSync()();
+      h.server.disconnect();
+    }
+  });
+});
+
 describe('persisted snapshot writes', () => {
   it('put only the pages that changed since the last write, also after a returning visit', async () => {
     const storage = memorySnapshots();

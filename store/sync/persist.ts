@@ -140,6 +140,33 @@ export function readKeptSnapshot(
 }
 
 /**
+ * The server-kept snapshot `read` gives, decoded a page a step in `slices`; null when there is
+ * none, it is of another version or unreadable, or the read fails.
+ */
+export function readServerSnapshot(
+  read: () => Promise<StoredSnapshot | undefined>,
+  version: number,
+  slices: SliceScheduler | null,
+): Promise<RestoredSnapshot | null> {
+  return read().then(
+    (stored) => {
+      mark('server-snapshot-read');
+      return new Promise<RestoredSnapshot | null>((resolve) =>
+        runSliced(
+          readPersistedJob(stored, version),
+          (restored) => {
+            mark('server-snapshot-decoded');
+            resolve(restored);
+          },
+          slices,
+        ),
+      );
+    },
+    () => null,
+  );
+}
+
+/**
  * Starts reading the first screens kept under `key` now, so that a desk opening a moment later
  * (once the session is known) paints them without waiting for IndexedDB; the snapshot itself is
  * read and decoded after them when there are none, else once the desk takes it (after painting
@@ -191,6 +218,12 @@ export interface PersistOptions {
   throttleMs?: number;
   /** A read of this key started earlier ({@link prefetchSnapshot}), used instead of reading. */
   prefetched?: PrefetchedSnapshot | null;
+  /**
+   * The desk's server-kept snapshot (undefined: none to be had), read when nothing of this
+   * version is kept here (a first visit on this device): the desk starts from it as from a kept
+   * one and catches up from its watermark. It is not written here until the first write.
+   */
+  serverSnapshot?: () => Promise<StoredSnapshot | undefined>;
   /**
    * Calls back when the page is being hidden or left (a last write); returns the cleanup.
    * Default: `pagehide` and `visibilitychange` → hidden, in a browser.

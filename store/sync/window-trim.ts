@@ -1,6 +1,6 @@
 import type { Order } from '../../domain/order.ts';
 import type { Job } from '../views/sliced.ts';
-import { ALWAYS_LOADED } from './load-plan.ts';
+import { ALWAYS_LOADED } from './desk-window.ts';
 
 /**
  * The desk's window as time goes by: the first load reads the orders created in the last

@@ -30,17 +30,22 @@ export interface Desk {
   name: string;
 }
 
-/** Opens a fresh context, signs in as `who` through the login form and waits for the desk. */
+/**
+ * Opens a fresh context, signs in as `who` through the login form and waits for the desk;
+ * `prepare` is given the page before it opens anything (init scripts, listeners).
+ */
 export async function signedIn(
   browser: Browser,
   who: 'ana' | 'ben' | 'manager' | 'owner',
   path = '/',
+  prepare: (page: Page) => Promise<void> = async () => {},
 ): Promise<Desk> {
   const context = await browser.newContext({
     viewport: { width: 1440, height: 900 },
     deviceScaleFactor: 1,
   });
   const page = await context.newPage();
+  await prepare(page);
   page.on('pageerror', (error) => console.error(`[${who}] page error: ${error.message}`));
   const { email, name } = account(who);
   await page.goto(

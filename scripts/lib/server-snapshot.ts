@@ -1,0 +1,50 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppwriteException, Functions, Storage, type Client } from 'node-appwrite';
+import { BUCKETS, DESK_SNAPSHOT_FILE_ID, FUNCTIONS } from '../../domain/ids.ts';
+
+/** Deletes the desk's server-kept snapshot (a first visit then reads every order); none is fine. */
+export async function dropServerSnapshot(client: Client): Promise<void> {
+  try {
+    await new Storage(client).deleteFile({
+      bucketId: BUCKETS.snapshots,
+      fileId: DESK_SNAPSHOT_FILE_ID,
+    });
+  } catch (error) {
+    if (!(error instanceof AppwriteException && error.code === 404)) throw error;
+  }
+}
+
+/**
+ * Runs `desk-snapshot` once (an asynchronous execution with the API key `client` holds) and
+ * waits for it: how long it took and the size of the file then kept. Throws when it fails, does
+ * not end within `timeoutMs`, or no file is kept after it.
+ */
+export async function keepServerSnapshot(
+  client: Client,
+  timeoutMs = 300_000,
+): Promise<{ bytes: number; ms: number }> {
+  const functions = new Functions(client);
+  const started = Date.now();
+  const { $id } = await functions.createExecution({
+    functionId: FUNCTIONS.deskSnapshot,
+    async: true,
+  });
+  while (Date.now() - started < timeoutMs) {
+    const execution = await functions.getExecution({
+      functionId: FUNCTIONS.deskSnapshot,
+      executionId: $id,
+    });
+    if (execution.status === 'completed') {
+      const ms = Date.now() - started;
+      const file = await new Storage(client).getFile({
+        bucketId: BUCKETS.snapshots,
+        fileId: DESK_SNAPSHOT_FILE_ID,
+      });
+      return { bytes: file.sizeOriginal, ms };
+    }
+    if (execution.status === 'failed')
+      throw new Error(`desk-snapshot failed: ${execution.errors || execution.responseBody}`);
+    await sleep(200);
+  }
+  throw new Error(`desk-snapshot did not end within ${timeoutMs / 1000} s`);
+}
