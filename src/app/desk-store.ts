@@ -41,11 +41,14 @@ export function prefetchDeskSnapshot(): void {
   else serverSnapshotAhead = downloadServerSnapshot(sdk().client);
 }
 
-/** The server-kept snapshot downloaded ahead (once), else a download now. */
-function serverSnapshot(): Promise<StoredSnapshot | undefined> {
+/**
+ * The server-kept snapshot downloaded ahead (once), else a download now: also when the one ahead
+ * had none (it was asked before a sign-in, without a session).
+ */
+async function serverSnapshot(): Promise<StoredSnapshot | undefined> {
   const ahead = serverSnapshotAhead;
   serverSnapshotAhead = null;
-  return ahead ?? downloadServerSnapshot(sdk().client);
+  return (await ahead) ?? downloadServerSnapshot(sdk().client);
 }
 
 /** The user whose desk this browser last kept orders for (this project's), or null. */

@@ -30,27 +30,34 @@ export interface Desk {
   name: string;
 }
 
-/**
- * Opens a fresh context, signs in as `who` through the login form and waits for the desk;
- * `prepare` is given the page before it opens anything (init scripts, listeners).
- */
+/** How {@link signedIn} gets to the sign-in form. */
+export interface SignInOptions {
+  /** Given the page before it opens anything (init scripts, listeners). */
+  prepare?: (page: Page) => Promise<void>;
+  /**
+   * Open `path` itself, signed out (the app shows the sign-in form there and the desk after it,
+   * in one page load), instead of the sign-in page.
+   */
+  fromPath?: boolean;
+}
+
+/** Opens a fresh context, signs in as `who` through the login form and waits for the desk. */
 export async function signedIn(
   browser: Browser,
   who: 'ana' | 'ben' | 'manager' | 'owner',
   path = '/',
-  prepare: (page: Page) => Promise<void> = async () => {},
+  options: SignInOptions = {},
 ): Promise<Desk> {
   const context = await browser.newContext({
     viewport: { width: 1440, height: 900 },
     deviceScaleFactor: 1,
   });
   const page = await context.newPage();
-  await prepare(page);
+  await options.prepare?.(page);
   page.on('pageerror', (error) => console.error(`[${who}] page error: ${error.message}`));
   const { email, name } = account(who);
-  await page.goto(
-    `${e2e().appUrl}${path === '/' ? '/login' : `/login?redirectTo=${encodeURIComponent(path)}`}`,
-  );
+  const login = path === '/' ? '/login' : `/login?redirectTo=${encodeURIComponent(path)}`;
+  await page.goto(`${e2e().appUrl}${options.fromPath ? path : login}`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(e2e().password);
   await page.getByRole('button', { name: 'Sign in' }).click();
