@@ -54,6 +54,6 @@ export const FUNCTIONS = {
   stripeWebhook: 'stripe-webhook',
   attachmentAction: 'attachment-action',
   exportOrders: 'export-orders',
-  /** Writes the snapshot of every order to {@link DESK_SNAPSHOT_FILE_ID} (every 5 minutes). */
+  /** Writes the snapshot of every order to {@link DESK_SNAPSHOT_FILE_ID} (every 15 minutes). */
   deskSnapshot: 'desk-snapshot',
 } as const;

@@ -14,7 +14,7 @@ import { CHROMIUM_ARGS, CdpConnection, CdpPage, launchDebuggableChromium } from 
 import { DEMO_PASSWORD } from './lib/demo-data.ts';
 import { CHROMIUM_PATH, numberArg, parseArgs } from './lib/env.ts';
 import { seededData, startSeeded } from './lib/seeded-data.ts';
-import { dropServerSnapshot, keepServerSnapshot } from './lib/server-snapshot.ts';
+import { dropServerSnapshot, keepServerSnapshot, scheduledRuns } from './lib/server-snapshot.ts';
 import { cpuModel, recordEntry } from './lib/bench-record.ts';
 import { snapshotWriteSummary } from './lib/snapshot-writes.ts';
 
@@ -690,6 +690,9 @@ async function main(): Promise<void> {
       );
     const exitCode = await simulatorDone;
     const steadySeconds = (Date.now() - steadyStarted) / 1000;
+    const scheduled = await scheduledRuns(api, steadyStarted, Date.now());
+    const scheduledNote = `desk-snapshot's schedule ran ${scheduled.runs} time(s) in the steady phase (${(scheduled.ms / 1000).toFixed(1)} s in the function)`;
+    log(scheduledNote);
     const record = await page.evaluate(() => {
       const b = window.__livedeskBench!;
       b.recording = false;
@@ -892,7 +895,7 @@ async function main(): Promise<void> {
     ];
     const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const header = `${date} UTC · ${machine()} · Chromium ${chromeVersion} headless (${CHROMIUM_ARGS.filter((f) => f !== '--headless').join(' ')})`;
-    const traffic = `Load average (1 min) ${loadBefore.toFixed(2)} before loading, ${loadAfter.toFixed(2)} after the traffic (1/5/15 min now ${loads()}). ${orders.toLocaleString('en-US')} orders seeded; simulator ${rate}/s for ${duration} s in a separate process; backend, its function runtimes and simulator at nice ${trafficNice} (${simulated || 'no summary'}); steady phase ${steadySeconds.toFixed(1)} s after ${warmup} s warm-up, ${results.events.toLocaleString('en-US')} events painted, ${results.frames} frames; table rows at the end: ${finalRows.toLocaleString('en-US')}; load average (1 min) ${loadBeforeWarm.toFixed(2)} before the returning visit`;
+    const traffic = `Load average (1 min) ${loadBefore.toFixed(2)} before loading, ${loadAfter.toFixed(2)} after the traffic (1/5/15 min now ${loads()}). ${orders.toLocaleString('en-US')} orders seeded; simulator ${rate}/s for ${duration} s in a separate process; backend, its function runtimes and simulator at nice ${trafficNice} (${simulated || 'no summary'}); steady phase ${steadySeconds.toFixed(1)} s after ${warmup} s warm-up, ${results.events.toLocaleString('en-US')} events painted, ${results.frames} frames; table rows at the end: ${finalRows.toLocaleString('en-US')}; ${scheduledNote}; load average (1 min) ${loadBeforeWarm.toFixed(2)} before the returning visit`;
     const table = [
       '| metric | result | target | |',
       '|---|---|---|---|',

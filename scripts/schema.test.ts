@@ -53,7 +53,7 @@ describe('provisioning schema', () => {
     expect(snapshots.fileSecurity).toBe(false);
     expect(snapshots.maximumFileSize).toBeGreaterThanOrEqual(300_000 * 500);
     const fn = schema.functions.find((f) => f.id === FUNCTIONS.deskSnapshot)!;
-    expect(fn).toMatchObject({ execute: [], schedule: '*/5 * * * *', timeout: 300 });
+    expect(fn).toMatchObject({ execute: [], schedule: '*/15 * * * *', timeout: 300 });
     // A run's lease lasts until Appwrite has ended it.
     expect(fn.timeout * 1000).toBe(LEASE_MS);
     expect(fn.scopes).toEqual(

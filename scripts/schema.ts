@@ -364,7 +364,7 @@ export const schema: SchemaSpec = {
       execute: [],
       events: [],
       // The snapshot of every order a desk's first visit starts from (functions/README.md).
-      schedule: '*/5 * * * *',
+      schedule: '*/15 * * * *',
       // The lease of a run lasts as long (functions/desk-snapshot/src/lease.ts `LEASE_MS`).
       timeout: 300,
       // documents.write: the run's lease, a `counters` document.

@@ -65,7 +65,7 @@ function exited(child: ChildProcess, ms: number): Promise<boolean> {
 
 /**
  * Runs `desk-snapshot` once, so that a first visit starts from the orders as seeded (the schedule
- * keeps it fresh every 5 minutes after). A failure is only logged: the desk then loads cold.
+ * keeps it fresh every 15 minutes after). A failure is only logged: the desk then loads cold.
  */
 async function writeDeskSnapshot(client: Client): Promise<void> {
   try {

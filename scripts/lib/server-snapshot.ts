@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppwriteException, Functions, Storage, type Client } from 'node-appwrite';
+import { AppwriteException, Functions, Query, Storage, type Client } from 'node-appwrite';
 import { BUCKETS, DESK_SNAPSHOT_FILE_ID, FUNCTIONS } from '../../domain/ids.ts';
 
 /** Deletes the desk's server-kept snapshot (a first visit then reads every order); none is fine. */
@@ -47,4 +47,27 @@ export async function keepServerSnapshot(
     await sleep(200);
   }
   throw new Error(`desk-snapshot did not end within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * The runs of `desk-snapshot` its schedule started between `from` and `to` (epoch ms; a run
+ * counts when it overlaps them): how many, and their time in the function (ms).
+ */
+export async function scheduledRuns(
+  client: Client,
+  from: number,
+  to: number,
+): Promise<{ runs: number; ms: number }> {
+  const { executions } = await new Functions(client).listExecutions({
+    functionId: FUNCTIONS.deskSnapshot,
+    queries: [Query.equal('trigger', 'schedule'), Query.orderDesc('$createdAt'), Query.limit(20)],
+  });
+  const overlapping = executions.filter((execution) => {
+    const started = Date.parse(execution.$createdAt);
+    return started <= to && started + execution.duration * 1000 >= from;
+  });
+  return {
+    runs: overlapping.length,
+    ms: overlapping.reduce((sum, execution) => sum + execution.duration * 1000, 0),
+  };
 }

@@ -23,4 +23,10 @@ describe("desk-snapshot's log line", () => {
       'desk-snapshot: 0 orders, 0.00 MB, watermark none; read 1369 ms, encoded 214 ms, another run stored its own first in 507 ms',
     );
   });
+
+  it('says when no order changed since the stored file', () => {
+    expect(describeRun({ ...run, unchanged: true, readMs: 12 })).toBe(
+      'desk-snapshot: no order changed since the stored file (watermark 2026-11-30T08:33:00.123Z); checked in 12 ms',
+    );
+  });
 });

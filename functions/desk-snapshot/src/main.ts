@@ -4,10 +4,11 @@ import type { FunctionContext, FunctionOutput } from '../../_shared/runtime.ts';
 import { releaseLease, takeLease } from './lease.ts';
 import { readListOrders, readWatermark } from './order-pages.ts';
 import { snapshotBytes } from './snapshot-bytes.ts';
-import { replaceSnapshotFile } from './snapshot-store.ts';
+import { replaceSnapshotFile, storedWatermark } from './snapshot-store.ts';
 
-/** What a run wrote, and where its time went (ms). */
+/** What a run wrote, and where its time went (ms); `unchanged`: nothing changed since the last. */
 export interface SnapshotRun {
+  unchanged?: true;
   orders: number;
   bytes: number;
   watermark: number;
@@ -26,11 +27,26 @@ export async function writeDeskSnapshot(client: Client): Promise<SnapshotRun> {
   const started = performance.now();
   // First: every change made while the orders are read is stamped at or after it.
   const watermark = await readWatermark(client);
+  // No order changed since the stored file was written: it is current (orders aging out of the
+  // window meanwhile are dropped by the desk itself).
+  if (watermark > 0 && (await storedWatermark(client)) === watermark) {
+    const ms = Math.round(performance.now() - started);
+    return {
+      unchanged: true,
+      orders: 0,
+      bytes: 0,
+      watermark,
+      stored: true,
+      readMs: ms,
+      encodeMs: 0,
+      storeMs: 0,
+    };
+  }
   const orders = await readListOrders(client);
   const read = performance.now();
   const bytes = snapshotBytes({ savedAt: Date.now(), watermark, orders });
   const encoded = performance.now();
-  const stored = await replaceSnapshotFile(client, bytes);
+  const stored = await replaceSnapshotFile(client, bytes, watermark);
   return {
     orders: orders.length,
     bytes: bytes.length,
@@ -44,6 +60,8 @@ export async function writeDeskSnapshot(client: Client): Promise<SnapshotRun> {
 
 /** The run's one log line. */
 export function describeRun(run: SnapshotRun): string {
+  if (run.unchanged)
+    return `desk-snapshot: no order changed since the stored file (watermark ${new Date(run.watermark).toISOString()}); checked in ${run.readMs} ms`;
   const mb = (run.bytes / 1_000_000).toFixed(2);
   const at = run.watermark ? new Date(run.watermark).toISOString() : 'none';
   const who = run.stored ? 'stored' : 'another run stored its own first';
@@ -51,11 +69,12 @@ export function describeRun(run: SnapshotRun): string {
 }
 
 /**
- * `desk-snapshot` (every 5 minutes, or executed with an API key): keeps the snapshot of every
+ * `desk-snapshot` (every 15 minutes, or executed with an API key): keeps the snapshot of every
  * order (`BUCKETS.snapshots`/`DESK_SNAPSHOT_FILE_ID`) that a desk's first visit on a device
  * starts from, catching up by `$updatedAt` from its watermark as a returning visit does. One run
  * at a time writes it (a lease); a run that finds another one writing answers
- * `{skipped}`. Answers `{orders, bytes, watermark, ms}`.
+ * `{skipped}`, one that finds no order changed since the stored file `{unchanged, watermark,
+ * ms}`. Answers `{orders, bytes, watermark, ms}`.
  */
 export default async function deskSnapshot(ctx: FunctionContext): Promise<FunctionOutput> {
   try {
@@ -69,6 +88,12 @@ export default async function deskSnapshot(ctx: FunctionContext): Promise<Functi
     try {
       const run = await writeDeskSnapshot(client);
       ctx.log(describeRun(run));
+      if (run.unchanged)
+        return ctx.res.json({
+          unchanged: true,
+          watermark: run.watermark,
+          ms: Date.now() - started,
+        });
       return ctx.res.json({
         orders: run.orders,
         bytes: run.bytes,

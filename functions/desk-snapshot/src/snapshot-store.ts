@@ -4,8 +4,31 @@ import { InputFile } from 'node-appwrite/file';
 import { BUCKETS, DESK_SNAPSHOT_FILE_ID } from '../../../domain/ids.ts';
 import { isAppwriteError } from '../../_shared/appwrite.ts';
 
-/** The snapshot file's name (the bucket allows this extension only). */
-export const SNAPSHOT_FILE_NAME = 'orders.snapshot';
+/**
+ * The snapshot file's name: its watermark in it, so that a run can tell the stored file is
+ * current without reading it (the bucket allows this extension only).
+ */
+export function snapshotFileName(watermark: number): string {
+  return `orders.${watermark}.snapshot`;
+}
+
+/** The watermark a stored file's name gives (a whole file's only), else null. */
+export function watermarkOfStored(
+  file: Pick<Models.File, 'name' | 'chunksTotal' | 'chunksUploaded'>,
+): number | null {
+  const match = /^orders\.(\d+)\.snapshot$/.exec(file.name);
+  return match && file.chunksUploaded === file.chunksTotal ? Number(match[1]) : null;
+}
+
+/** The watermark of the stored snapshot file (null: none, or not one to tell by its name). */
+export async function storedWatermark(client: Client): Promise<number | null> {
+  try {
+    return watermarkOfStored(await new Storage(client).getFile(FILE));
+  } catch (error) {
+    if (isAppwriteError(error, 404)) return null;
+    throw error;
+  }
+}
 
 const FILE = { bucketId: BUCKETS.snapshots, fileId: DESK_SNAPSHOT_FILE_ID } as const;
 
@@ -31,7 +54,11 @@ export function holdsBytes(file: StoredFile, bytes: Uint8Array): boolean {
  * (its snapshot is as good). Bytes that are neither this run's nor whole (chunks of two uploads
  * mixed) are deleted, and the run fails: a desk then loads cold until the next run.
  */
-export async function replaceSnapshotFile(client: Client, bytes: Uint8Array): Promise<boolean> {
+export async function replaceSnapshotFile(
+  client: Client,
+  bytes: Uint8Array,
+  watermark: number,
+): Promise<boolean> {
   const storage = new Storage(client);
   try {
     await storage.deleteFile(FILE);
@@ -42,7 +69,7 @@ export async function replaceSnapshotFile(client: Client, bytes: Uint8Array): Pr
   try {
     file = await storage.createFile({
       ...FILE,
-      file: InputFile.fromBuffer(bytes, SNAPSHOT_FILE_NAME),
+      file: InputFile.fromBuffer(bytes, snapshotFileName(watermark)),
     });
   } catch (error) {
     if (isAppwriteError(error, 409)) return false;
