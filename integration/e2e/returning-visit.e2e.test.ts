@@ -81,6 +81,17 @@ const paints = (page: Page) =>
       ).__paints,
   );
 
+/** Ben claims the paid order `orderId` (rev 1) through order-action. */
+async function claimAsBen(orderId: string): Promise<void> {
+  const ben = await userClient(e2e().backend, account('ben').id);
+  const claim = await new Functions(ben).createExecution({
+    functionId: 'order-action',
+    body: JSON.stringify({ orderId, action: 'claim', expectedRev: 1 }),
+    async: false,
+  });
+  expect(claim.responseStatusCode).toBe(200);
+}
+
 describe('a returning visit (browser)', () => {
   let browser: Browser;
 
@@ -116,14 +127,7 @@ describe('a returning visit (browser)', () => {
     await ana.page.close();
 
     // While away: Ben claims one order, a new one comes in, one is deleted.
-    const claim = await new Functions(await userClient(backend, account('ben').id)).createExecution(
-      {
-        functionId: 'order-action',
-        body: JSON.stringify({ orderId: claimed.id, action: 'claim', expectedRev: 1 }),
-        async: false,
-      },
-    );
-    expect(claim.responseStatusCode).toBe(200);
+    await claimAsBen(claimed.id);
     const created = await createPaidOrder(backend, 'Nora New');
     await new Databases(adminClient(backend)).deleteDocument({
       databaseId: DATABASE_ID,
@@ -176,14 +180,7 @@ describe('a returning visit (browser)', () => {
     const claimed = await createPaidOrder(backend, 'Sami Snapshot');
     await keepServerSnapshot(adminClient(backend));
     // After the snapshot was written: Ben claims the order, a new one comes in.
-    const claim = await new Functions(await userClient(backend, account('ben').id)).createExecution(
-      {
-        functionId: 'order-action',
-        body: JSON.stringify({ orderId: claimed.id, action: 'claim', expectedRev: 1 }),
-        async: false,
-      },
-    );
-    expect(claim.responseStatusCode).toBe(200);
+    await claimAsBen(claimed.id);
     const created = await createPaidOrder(backend, 'Nia Newer');
 
     const requests: { url: string; status: number }[] = [];

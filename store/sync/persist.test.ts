@@ -158,6 +158,33 @@ function returning(
   });
 }
 
+/** While away for `ms`: o2 canceled, o3 preparing, a new order `new1`. */
+function changeWhileAway(h: Harness, ms: number): void {
+  h.clock.now += ms;
+  write(h, 'o2', (o) => cancelOrder(o, h.clock.now));
+  h.clock.now += 1000;
+  write(h, 'o3', () => ({ status: 'preparing', rev: 2 }));
+  const fresh = makeOrder(h.rng, {
+    id: 'new1',
+    number: 99,
+    createdAt: h.clock.now,
+    status: 'paid',
+  });
+  h.server.write('orders', 'create', 'new1', { ...orderToDocumentData(fresh) });
+}
+
+/** Answers the backend and runs frames until live, never live with stale orders before. */
+async function untilLive(h: Harness, store: DeskStore): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    await settle();
+    h.server.answer();
+    h.scheduler.runFrame();
+    if (store.getState().connection.status === 'live') break;
+    expect(store.getState().connection.status).toBe('resyncing');
+  }
+  expect(store.getState().connection.status).toBe('live');
+}
+
 describe('persisted orders snapshot', () => {
   it('is written only while live, with the watermark of what it holds', async () => {
     const storage = memorySnapshots();
@@ -173,17 +200,7 @@ describe('persisted orders snapshot', () => {
     const storage = memorySnapshots();
     const h = await firstVisit(storage);
     // Away for three days: a cancellation, an update, a new order, a member removed.
-    h.clock.now += 3 * DAY;
-    write(h, 'o2', (o) => cancelOrder(o, h.clock.now));
-    h.clock.now += 1000;
-    write(h, 'o3', () => ({ status: 'preparing', rev: 2 }));
-    const fresh = makeOrder(h.rng, {
-      id: 'new1',
-      number: 99,
-      createdAt: h.clock.now,
-      status: 'paid',
-    });
-    h.server.write('orders', 'create', 'new1', { ...orderToDocumentData(fresh) });
+    changeWhileAway(h, 3 * DAY);
     h.server.write('members', 'delete', 'm1');
     h.server.commitDue(true);
     expect(h.server.get('members', 'm1')).toBeUndefined();
@@ -201,15 +218,7 @@ describe('persisted orders snapshot', () => {
     h.server.connect();
     await settle();
     expect(store.getState().connection.status).toBe('resyncing');
-    for (let i = 0; i < 20; i++) {
-      await settle();
-      h.server.answer();
-      h.scheduler.runFrame();
-      if (store.getState().connection.status === 'live') break;
-      // Never live with stale orders.
-      expect(store.getState().connection.status).toBe('resyncing');
-    }
-    expect(store.getState().connection.status).toBe('live');
+    await untilLive(h, store);
     // Changed ones are whole (an event or the delta read brought them), the rest list copies.
     expect(held(store)).toEqual(serverOrders(h, ['o1', 'o2', 'o3', 'new1']));
     expect(store.getState().orders.get('o2')!.status).toBe('canceled');
@@ -307,33 +316,11 @@ function recorded(storage: ReturnType<typeof memorySnapshots>) {
 }
 
 describe("the desk's server-kept snapshot", () => {
-  /** A live loop: answers the backend and runs frames until live (never live with stale orders). */
-  async function untilLive(h: Harness, store: DeskStore) {
-    for (let i = 0; i < 20; i++) {
-      await settle();
-      h.server.answer();
-      h.scheduler.runFrame();
-      if (store.getState().connection.status === 'live') break;
-      expect(store.getState().connection.status).toBe('resyncing');
-    }
-    expect(store.getState().connection.status).toBe('live');
-  }
-
   it('starts a first visit on a device as "Resyncing", catches up what changed since and keeps it here', async () => {
     const server = memorySnapshots();
     const h = await firstVisit(server);
     // Written an hour ago; since then a cancellation, an update and a new order.
-    h.clock.now += 3600_000;
-    write(h, 'o2', (o) => cancelOrder(o, h.clock.now));
-    h.clock.now += 1000;
-    write(h, 'o3', () => ({ status: 'preparing', rev: 2 }));
-    const fresh = makeOrder(h.rng, {
-      id: 'new1',
-      number: 99,
-      createdAt: h.clock.now,
-      status: 'paid',
-    });
-    h.server.write('orders', 'create', 'new1', { ...orderToDocumentData(fresh) });
+    changeWhileAway(h, 3600_000);
     h.server.commitDue(true);
 
     const device = memorySnapshots();

@@ -124,19 +124,21 @@ export function readKeptSnapshot(
   version: number,
   slices: SliceScheduler | null,
 ): Promise<PrefetchedRead> {
-  return storage.get(key).then((stored) => {
+  return storage.get(key).then(async (stored) => {
     mark('snapshot-read');
-    return new Promise<PrefetchedRead>((resolve) =>
-      runSliced(
-        readPersistedJob(stored, version),
-        (restored) => {
-          mark('snapshot-decoded');
-          resolve({ found: stored !== undefined, restored });
-        },
-        slices,
-      ),
-    );
+    const restored = await decodeInSlices(stored, version, slices);
+    mark('snapshot-decoded');
+    return { found: stored !== undefined, restored };
   });
+}
+
+/** {@link readPersistedJob} run a page a step in `slices` (at once without). */
+function decodeInSlices(
+  stored: StoredSnapshot | undefined,
+  version: number,
+  slices: SliceScheduler | null,
+): Promise<RestoredSnapshot | null> {
+  return new Promise((resolve) => runSliced(readPersistedJob(stored, version), resolve, slices));
 }
 
 /**
@@ -149,18 +151,11 @@ export function readServerSnapshot(
   slices: SliceScheduler | null,
 ): Promise<RestoredSnapshot | null> {
   return read().then(
-    (stored) => {
+    async (stored) => {
       mark('server-snapshot-read');
-      return new Promise<RestoredSnapshot | null>((resolve) =>
-        runSliced(
-          readPersistedJob(stored, version),
-          (restored) => {
-            mark('server-snapshot-decoded');
-            resolve(restored);
-          },
-          slices,
-        ),
-      );
+      const restored = await decodeInSlices(stored, version, slices);
+      mark('server-snapshot-decoded');
+      return restored;
     },
     () => null,
   );
