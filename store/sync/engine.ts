@@ -601,8 +601,9 @@ export class SyncEngine {
    * gap to catch up, no event received and not yet applied), else at the next chance. The table
    * as it is now (a version never changes) is encoded in slices, only the chunks that changed
    * since the last write, then written with its watermark; events applied meanwhile make the next
-   * write. `urgent` (the page is being hidden or left): at once, without a turn of the event loop,
-   * finishing a write under way first. Resolves with whether it wrote.
+   * write. A write due while one is under way is put off by the throttle again. `urgent` (the
+   * page is being hidden or left): at once, without a turn of the event loop, finishing a write
+   * under way first. Resolves with whether it wrote.
    */
   async saveSnapshot(options: { urgent?: boolean } = {}): Promise<boolean> {
     const persist = this.#persist;
@@ -612,7 +613,7 @@ export class SyncEngine {
       if (urgent) {
         this.#saving.run.cancel();
         this.#saving.settle();
-      }
+      } else this.#saveSoon();
       return false;
     }
     if (!this.#dirty) return false;

@@ -495,6 +495,35 @@ describe('persisted snapshot writes', () => {
     expect(storage.read(KEY)!.orders.find((o) => o.id === 'o2')!.status).toBe('preparing');
     h.store.getState().startSync()();
   });
+  it('a write due while one is under way follows it, though no change comes after', async () => {
+    const storage = memorySnapshots();
+    const writes = recorded(storage);
+    const h = createHarness({ slices: true, sync: { persist: persistWith(storage) } });
+    seedOrders(h, 5_000);
+    await h.startLive();
+    h.slices!.runAll();
+    await h.drain();
+    expect(writes).toHaveLength(1);
+    write(h, 'o1', () => ({ status: 'preparing', rev: 2 }));
+    await applied(h);
+    await h.advance(5_000);
+    // The second write is encoding (its slices wait for idle periods) when o2 changes, and the
+    // write due for it comes before those slices ran: the last change of the traffic.
+    write(h, 'o2', () => ({ status: 'preparing', rev: 2 }));
+    await applied(h);
+    await h.advance(5_000);
+    h.slices!.runAll();
+    await settle();
+    expect(writes).toHaveLength(2);
+    expect(storage.read(KEY)!.orders.find((o) => o.id === 'o2')!.status).toBe('paid');
+    await h.advance(5_000);
+    h.slices!.runAll();
+    await settle();
+    expect(writes).toHaveLength(3);
+    expect(storage.read(KEY)!.orders.find((o) => o.id === 'o2')!.status).toBe('preparing');
+    h.store.getState().startSync()();
+  });
+
   it("a cold load's write waits for the received events to be applied, then runs in the next idle slices", async () => {
     const storage = memorySnapshots();
     const writes = recorded(storage);
