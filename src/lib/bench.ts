@@ -4,8 +4,8 @@
  * `window.__livedeskBench` for the benchmark to read:
  * - `frames`: rAF timestamps (performance.now) while recording;
  * - `loaf`: long-animation-frame entries over 50 ms (start, duration, blocking);
- * - `latency`: per realtime event, receive→paint (ms, performance clock) and server
- *   timestamp→paint (ms, wall clock);
+ * - `latency`: per realtime event, when its frame was painted (performance.now), receive→paint
+ *   (ms, performance clock) and server timestamp→paint (ms, wall clock);
  * - `firstTable`: performance.now() of the first frame painted with the table at its target size,
  *   and the connection badge's state then (`firstTableConnection`: `resyncing` when painted from
  *   the persisted snapshot);
@@ -26,7 +26,7 @@ export interface BenchRecord {
     render: number;
     scripts: string[];
   }[];
-  latency: { receiveToPaint: number; serverToPaint: number }[];
+  latency: { paintedAt: number; receiveToPaint: number; serverToPaint: number }[];
   firstTable: number | null;
   firstTableConnection: string | null;
   snapshotWrites: { name: 'write' | 'clone' | 'encode'; start: number; duration: number }[];
@@ -159,6 +159,7 @@ export function benchEventsApplied(
     const wall = performance.timeOrigin + paint;
     for (const event of batch)
       b.latency.push({
+        paintedAt: paint,
         receiveToPaint: paint - event.receivedAt,
         serverToPaint: wall - event.serverTime,
       });
