@@ -56,7 +56,8 @@ import { splitSteadyPhase, type SteadyWindow } from './lib/steady-windows.ts';
  * same frame figures of that window beside them as context (an interaction may take a frame up to
  * 50 ms by its own target, and there are ~4 a second: its frames are not the traffic's). A run whose simulator
  * achieved less than 0.95 × `--rate` events/s is failed (exit code 1): its other figures were
- * measured under less traffic than asked for. The first visit is cold (the profile's IndexedDB
+ * measured under less traffic than asked for; so is a run whose traffic ended before its
+ * interactions did. The first visit is cold (the profile's IndexedDB
  * emptied): a first visit on this device, starting from the desk's server-kept snapshot, which
  * `desk-snapshot` writes just before (its time to live is reported too); then, as context, a
  * first visit with that file deleted, reading every order. The steady phase reports the store's snapshot writes (start → saved, the copies on
