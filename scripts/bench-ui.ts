@@ -53,11 +53,11 @@ import { splitSteadyPhase, type SteadyWindow } from './lib/steady-windows.ts';
  * as a person would, but one input every 150 ms (sort switches, status filters, a search typed
  * letter by letter, opening an order), reporting input → next paint and input → result p50/p95
  * per kind and the long animation frames over 50 ms that overlapped an interaction, with the
- * same frame figures of that window beside them as context (an interaction may take a frame up to
- * 50 ms by its own target, and there are ~4 a second: its frames are not the traffic's). A run whose simulator
- * achieved less than 0.95 × `--rate` events/s is failed (exit code 1): its other figures were
- * measured under less traffic than asked for; so is a run whose traffic ended before its
- * interactions did. The first visit is cold (the profile's IndexedDB
+ * same frame figures of that window beside them as context (an interaction may take a frame up
+ * to 50 ms by its own target, and there are ~4 a second: its frames are not the traffic's).
+ * A run whose simulator achieved less than 0.95 × `--rate` events/s is failed (exit code 1): its
+ * other figures were measured under less traffic than asked for; so is a run whose traffic ended
+ * before its interactions did. The first visit is cold (the profile's IndexedDB
  * emptied): a first visit on this device, starting from the desk's server-kept snapshot, which
  * `desk-snapshot` writes just before (its time to live is reported too); then, as context, a
  * first visit with that file deleted, reading every order. The steady phase reports the store's snapshot writes (start → saved, the copies on
@@ -494,17 +494,15 @@ function driveInteractions(gapMs: number): Promise<InteractionSample[]> {
  * The frame figures of the desk in use (the interactions' window), as context beside the
  * interactions' own targets.
  */
-function inUseRows(window: SteadyWindow): [string, string, string, string][] {
+function inUseRow(window: SteadyWindow): [string, string, string, string] {
   const over = window.intervals.filter((i) => i > TARGETS.frameP95).length;
   const share = window.intervals.length ? (100 * over) / window.intervals.length : NaN;
   const worst = window.longFrames.length ? ` (worst ${ms(Math.max(...window.longFrames))})` : '';
   return [
-    [
-      'the desk in use (the interactions, under the same traffic): frame interval p50 / p95 (share over 20 ms); long animation frames > 50 ms; event → paint p50 / p95',
-      `${ms(percentile(window.intervals, 50))} / ${ms(percentile(window.intervals, 95))} (${share.toFixed(1)}%); ${window.longFrames.length}${worst}; ${ms(percentile(window.receiveToPaint, 50))} / ${ms(percentile(window.receiveToPaint, 95))}`,
-      '(context)',
-      '',
-    ],
+    'the desk in use (the interactions, under the same traffic): frame interval p50 / p95 (share over 20 ms); long animation frames > 50 ms; event → paint p50 / p95',
+    `${ms(percentile(window.intervals, 50))} / ${ms(percentile(window.intervals, 95))} (${share.toFixed(1)}%); ${window.longFrames.length}${worst}; ${ms(percentile(window.receiveToPaint, 50))} / ${ms(percentile(window.receiveToPaint, 95))}`,
+    '(context)',
+    '',
   ];
 }
 
@@ -720,7 +718,7 @@ async function main(): Promise<void> {
       log(
         `${samples.length} interactions driven in ${((Date.now() - steadyStarted) / 1000 - watch).toFixed(1)} s of traffic after ${watch} s watched${trafficEnded ? ' (THE TRAFFIC ENDED BEFORE THEM: a longer --duration is needed)' : ''}; load average ${loads()}`,
       );
-    const interactionsEndedAfterTraffic = trafficEnded;
+    const trafficEndedFirst = trafficEnded;
     const exitCode = await simulatorDone;
     const steadySeconds = (Date.now() - steadyStarted) / 1000;
     const scheduled = await scheduledRuns(api, steadyStarted, Date.now());
@@ -876,7 +874,7 @@ async function main(): Promise<void> {
         `p95 ≤ ${TARGETS.latencyP95} ms`,
         ok(results.latencyP95 <= TARGETS.latencyP95),
       ],
-      ...(interactions ? inUseRows(inUse) : []),
+      ...(interactions ? [inUseRow(inUse)] : []),
       [
         'server timestamp → paint p50 / p95',
         `${ms(results.serverP50)} / ${ms(results.serverP95)}`,
@@ -940,7 +938,7 @@ async function main(): Promise<void> {
       '|---|---|---|---|',
       ...rows.map((r) => `| ${r.join(' | ')} |`),
     ].join('\n');
-    const underTraffic = !(interactions && interactionsEndedAfterTraffic);
+    const underTraffic = !(interactions && trafficEndedFirst);
     const allOk =
       rateOk &&
       underTraffic &&
