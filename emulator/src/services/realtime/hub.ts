@@ -57,6 +57,9 @@ const formatInvalid = (message: string) => new RealtimeError(1003, message);
 /** One open socket. */
 interface Connection extends Subscriber {
   ws: WebSocket;
+  /** The upgraded socket under `ws`: corked while a turn's frames are sent (see `sendText`). */
+  socket: Duplex;
+  corked: boolean;
   user: UserRecord | null;
   roles: ReadonlySet<string>;
   subscriptions: Map<string, Subscription>;
@@ -116,11 +119,11 @@ export class RealtimeHub {
       socket.destroy();
       return true;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.open(ws, req, url));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.open(ws, socket, req, url));
     return true;
   }
 
-  private open(ws: WebSocket, req: IncomingMessage, url: URL): void {
+  private open(ws: WebSocket, socket: Duplex, req: IncomingMessage, url: URL): void {
     ws.on('error', () => ws.terminate());
     let query: Record<string, unknown>;
     try {
@@ -151,6 +154,8 @@ export class RealtimeHub {
     }
     const connection: Connection = {
       ws,
+      socket,
+      corked: false,
       user,
       roles: user ? this.backend.auth.roles.of(user) : GUEST_ROLES,
       subscriptions: new Map(),
@@ -486,6 +491,15 @@ export class RealtimeHub {
       connection.open = false;
       ws.terminate();
       return;
+    }
+    if (!connection.corked) {
+      // The frames of one turn (a commit's events) leave in one write, not one write each.
+      connection.corked = true;
+      connection.socket.cork();
+      process.nextTick(() => {
+        connection.corked = false;
+        connection.socket.uncork();
+      });
     }
     ws.send(text, { binary: false });
   }
