@@ -13,7 +13,8 @@ const features = readdirSync(new URL('./src/features', import.meta.url), { withF
 /**
  * The store modules `desk-snapshot` imports: it writes the desk's snapshot in the store's own
  * format (list copies, the columnar codec, the file layout) and of the orders a desk holds (its
- * window), so that there is one format and one window, read back by the store. They hold no React, zustand or browser code.
+ * window), so that there is one format and one window, read back by the store. They hold no
+ * React, zustand or browser code.
  */
 const snapshotFormatModules = [
   './sync/desk-window.ts',

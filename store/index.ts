@@ -85,7 +85,7 @@ export type { FirstScreen } from './sync/first-screen.ts';
 // The Appwrite SDK boundary: ports, the write transport, the one error conversion.
 export { appwriteSyncPorts } from './appwrite/sync-ports.ts';
 export { agedOut } from './sync/window-trim.ts';
-export { HISTORY_DAYS, windowStart } from './sync/load-plan.ts';
+export { HISTORY_DAYS, windowStart } from './sync/desk-window.ts';
 export { listDocumentsViaBlob } from './appwrite/document-pages.ts';
 export { downloadServerSnapshot } from './appwrite/server-snapshot.ts';
 export { idbSnapshots, clearSnapshots, lastSnapshotKey } from './appwrite/idb-snapshots.ts';

@@ -2,13 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppwriteException, Functions, Query, Storage, type Client } from 'node-appwrite';
 import { BUCKETS, DESK_SNAPSHOT_FILE_ID, FUNCTIONS } from '../../domain/ids.ts';
 
+/** The desk's server-kept snapshot file. */
+const FILE = { bucketId: BUCKETS.snapshots, fileId: DESK_SNAPSHOT_FILE_ID } as const;
+
 /** Deletes the desk's server-kept snapshot (a first visit then reads every order); none is fine. */
 export async function dropServerSnapshot(client: Client): Promise<void> {
   try {
-    await new Storage(client).deleteFile({
-      bucketId: BUCKETS.snapshots,
-      fileId: DESK_SNAPSHOT_FILE_ID,
-    });
+    await new Storage(client).deleteFile(FILE);
   } catch (error) {
     if (!(error instanceof AppwriteException && error.code === 404)) throw error;
   }
@@ -36,10 +36,7 @@ export async function keepServerSnapshot(
     });
     if (execution.status === 'completed') {
       const ms = Date.now() - started;
-      const file = await new Storage(client).getFile({
-        bucketId: BUCKETS.snapshots,
-        fileId: DESK_SNAPSHOT_FILE_ID,
-      });
+      const file = await new Storage(client).getFile(FILE);
       return { bytes: file.sizeOriginal, ms };
     }
     if (execution.status === 'failed')

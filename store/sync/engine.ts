@@ -22,14 +22,8 @@ import {
   listOrderFromDocument,
   recordFromDocument,
 } from './documents.ts';
-import {
-  HISTORY_DAYS,
-  MAX_ORDERS,
-  planInitialLoad,
-  windowStart,
-  type FullSyncSet,
-  type PlannedRead,
-} from './load-plan.ts';
+import { HISTORY_DAYS, MAX_ORDERS, windowStart } from './desk-window.ts';
+import { planInitialLoad, type FullSyncSet, type PlannedRead } from './load-plan.ts';
 import { readSnapshot } from './load-reader.ts';
 import { mark, markLatest, measureLatest, timelineNow } from './marks.ts';
 import { cursorPages, deltaPages, offsetPages, PAGE_SIZE } from './pager.ts';

@@ -63,8 +63,6 @@ export interface LoadPlan {
   slices: number;
 }
 
-export { ALWAYS_LOADED, HISTORY_DAYS, MAX_ORDERS, windowStart } from './desk-window.ts';
-
 /**
  * The recent orders' time slices, newest first: `[from, to)` by `$createdAt` from `since`,
  * the newest open-ended (orders created while we read are in it, or come as events).

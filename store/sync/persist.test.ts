@@ -185,6 +185,24 @@ async function untilLive(h: Harness, store: DeskStore): Promise<void> {
   expect(store.getState().connection.status).toBe('live');
 }
 
+/** The reads of a backend's collections (`collectionId` and the query strings of each). */
+type ReadLog = { collectionId: string; queries: readonly string[] }[];
+
+/**
+ * The orders came from a delta read by `$updatedAt`, not a load by `$createdAt` (the id sweep
+ * that follows lists ids only).
+ */
+function expectDeltaReadOnly(log: ReadLog): void {
+  const idsOnly = Query.select(['$id']);
+  const orderReads = log.filter((r) => r.collectionId === 'orders' && !r.queries.includes(idsOnly));
+  expect(orderReads.some((r) => r.queries.some((q) => q.includes('$updatedAt')))).toBe(true);
+  expect(
+    orderReads.some((r) =>
+      r.queries.some((q) => q.includes('greaterThanEqual') && q.includes('$createdAt')),
+    ),
+  ).toBe(false);
+}
+
 describe('persisted orders snapshot', () => {
   it('is written only while live, with the watermark of what it holds', async () => {
     const storage = memorySnapshots();
@@ -205,7 +223,7 @@ describe('persisted orders snapshot', () => {
     h.server.commitDue(true);
     expect(h.server.get('members', 'm1')).toBeUndefined();
 
-    const log: { collectionId: string; queries: readonly string[] }[] = [];
+    const log: ReadLog = [];
     const store = returning(h, persistWith(storage), log);
     store.getState().startSync();
     await painted(h);
@@ -224,18 +242,8 @@ describe('persisted orders snapshot', () => {
     expect(store.getState().orders.get('o2')!.status).toBe('canceled');
     expect(store.getState().orders.get('new1')).toBeDefined();
     expect(store.getState().members.size).toBe(0);
-    // The orders came from the snapshot and a delta read, not a full load (the id sweep that
-    // follows lists ids only).
-    const idsOnly = Query.select(['$id']);
-    const orderReads = log.filter(
-      (r) => r.collectionId === 'orders' && !r.queries.includes(idsOnly),
-    );
-    expect(orderReads.some((r) => r.queries.some((q) => q.includes('$updatedAt')))).toBe(true);
-    expect(
-      orderReads.some((r) =>
-        r.queries.some((q) => q.includes('greaterThanEqual') && q.includes('$createdAt')),
-      ),
-    ).toBe(false);
+    // The orders came from the snapshot and a delta read, not a full load.
+    expectDeltaReadOnly(log);
     store.getState().startSync()();
   });
 
@@ -324,7 +332,7 @@ describe("the desk's server-kept snapshot", () => {
     h.server.commitDue(true);
 
     const device = memorySnapshots();
-    const log: { collectionId: string; queries: readonly string[] }[] = [];
+    const log: ReadLog = [];
     let downloads = 0;
     const store = returning(
       h,
@@ -348,17 +356,7 @@ describe("the desk's server-kept snapshot", () => {
     await untilLive(h, store);
     expect(held(store)).toEqual(serverOrders(h, ['o1', 'o2', 'o3', 'new1']));
     expect(store.getState().orders.get('o2')!.status).toBe('canceled');
-    // A delta read by $updatedAt, not a full load.
-    const idsOnly = Query.select(['$id']);
-    const orderReads = log.filter(
-      (r) => r.collectionId === 'orders' && !r.queries.includes(idsOnly),
-    );
-    expect(orderReads.some((r) => r.queries.some((q) => q.includes('$updatedAt')))).toBe(true);
-    expect(
-      orderReads.some((r) =>
-        r.queries.some((q) => q.includes('greaterThanEqual') && q.includes('$createdAt')),
-      ),
-    ).toBe(false);
+    expectDeltaReadOnly(log);
     // Nothing was kept on this device: once live, every order is written here.
     await h.advance(10);
     expect(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drain } from '../views/sliced.ts';
-import { windowStart } from './load-plan.ts';
+import { windowStart } from './desk-window.ts';
 import { makeOrder } from './testing/orders.ts';
 import { Prng } from './testing/prng.ts';
 import { agedOut, agedOutOrders } from './window-trim.ts';

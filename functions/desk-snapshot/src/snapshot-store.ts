@@ -4,6 +4,9 @@ import { InputFile } from 'node-appwrite/file';
 import { BUCKETS, DESK_SNAPSHOT_FILE_ID } from '../../../domain/ids.ts';
 import { isAppwriteError } from '../../_shared/appwrite.ts';
 
+/** The desk's snapshot file. */
+const FILE = { bucketId: BUCKETS.snapshots, fileId: DESK_SNAPSHOT_FILE_ID } as const;
+
 /**
  * The snapshot file's name: its watermark in it, so that a run can tell the stored file is
  * current without reading it (the bucket allows this extension only).
@@ -29,8 +32,6 @@ export async function storedWatermark(client: Client): Promise<number | null> {
     throw error;
   }
 }
-
-const FILE = { bucketId: BUCKETS.snapshots, fileId: DESK_SNAPSHOT_FILE_ID } as const;
 
 /** What the backend says of a stored file, as far as telling whose bytes it holds goes. */
 export type StoredFile = Pick<

@@ -15,7 +15,7 @@ import { ORDER_STATUSES } from '../../../domain/order.ts';
 import { createHarness, settle, type Harness } from './harness.ts';
 import { advanceOrder, cancelOrder, makeOrder, orderDocument } from './orders.ts';
 import { agedOut, TRIM_EVERY_MS } from '../window-trim.ts';
-import { HISTORY_DAYS, windowStart } from '../load-plan.ts';
+import { HISTORY_DAYS, windowStart } from '../desk-window.ts';
 
 const DAY = 24 * 3600_000;
 
