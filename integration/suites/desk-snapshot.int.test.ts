@@ -130,7 +130,6 @@ async function listCopies(): Promise<Map<string, Order>> {
   }
 }
 
-/** The latest `$updatedAt` of any order now (ms). */
 /** Changes one of this suite's orders: the next run has something to write. */
 async function touch(id: string): Promise<void> {
   await databases.updateDocument({
@@ -140,6 +139,7 @@ async function touch(id: string): Promise<void> {
   });
 }
 
+/** The latest `$updatedAt` of any order now (ms). */
 async function newestChange(): Promise<number> {
   const { documents } = await databases.listDocuments({
     ...ORDERS,

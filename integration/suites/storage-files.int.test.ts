@@ -137,6 +137,42 @@ describe('storage files', () => {
     }
   });
 
+  /** Files sent in chunks (over 5 MiB) and in one request, alternately. */
+  const ROUND_SIZES = Array.from({ length: 30 }, (_, round) =>
+    round % 2 ? 5 * MB + round : 60 * 1024 + round,
+  );
+
+  it('keeps the new bytes of a file created again with its id at once after its deletion', async () => {
+    const fileId = ID.unique();
+    // Other uploads keep the backend's disk work busy meanwhile: the old bytes' removal lags.
+    let busy = true;
+    const others = Array.from({ length: 4 }, async (_, lane) => {
+      while (busy)
+        await storage().createFile({
+          bucketId,
+          fileId: ID.unique(),
+          file: InputFile.fromBuffer(patternBytes(16 * MB, lane), 'other.bin'),
+        });
+    });
+    try {
+      for (const [round, size] of ROUND_SIZES.entries()) {
+        const bytes = patternBytes(size, round + 1);
+        const file = await storage().createFile({
+          bucketId,
+          fileId,
+          file: InputFile.fromBuffer(bytes, `round-${round}.bin`),
+        });
+        expect(file, `round ${round}`).toMatchObject({ sizeOriginal: size, signature: md5(bytes) });
+        const downloaded = Buffer.from(await storage().getFileDownload({ bucketId, fileId }));
+        expect(md5(downloaded), `round ${round}: the bytes downloaded`).toBe(md5(bytes));
+        await storage().deleteFile({ bucketId, fileId });
+      }
+    } finally {
+      busy = false;
+      await Promise.all(others);
+    }
+  });
+
   it('answers where chunked uploads spent their time on the backend (test switch, bootstrap key only)', async () => {
     const connection = backend();
     const url = `${connection.endpoint.replace(/\/v1$/, '')}/_emulator/storage/timings`;

@@ -58,12 +58,11 @@ export interface ChunkBytes {
   streamed: { recorded: boolean } | null;
 }
 
-/** The chunks of one upload being written as they stream in, and a removal of its bytes under way. */
+/** The chunks of one upload being written as they stream in. */
 interface UploadWriters {
   active: number;
   /** Runs their writes, two at a time (more would only wait on the file's lock in the thread pool). */
   limiter: Limiter;
-  removing: Promise<void> | null;
   /** Called once no chunk is being written any more. */
   idle: (() => void)[];
 }
@@ -89,6 +88,11 @@ export class StorageStore {
   private readonly placing = new Set<string>();
   /** Uploads with chunks being written as they stream in, by `bucketId/fileId`. */
   private readonly writers = new Map<string, UploadWriters>();
+  /**
+   * Removals of deleted or refused uploads' bytes under way, by `bucketId/fileId`: a new upload
+   * of that id writes its bytes once its path is free (else the removal takes them).
+   */
+  private readonly removals = new Map<string, Promise<void>>();
   /** Flushes of uploads' files started while their chunks come in. */
   private readonly flushes: EarlyFlushes;
   /** Where uploads' time goes (the test switch `GET /_emulator/storage/timings`). */
@@ -240,9 +244,10 @@ export class StorageStore {
     const file = this.records.getFile(bucket.id, fileId);
     if (!file) throw new ApiError('storage_file_not_found');
     assertFileAccess(reach, file.permissions, caller, 'delete');
-    this.digests.drop(uploadKey(bucket.id, file.id));
-    this.flushes.forget(uploadKey(bucket.id, file.id));
-    void this.records.deleteFile(bucket.id, file.id);
+    const key = uploadKey(bucket.id, file.id);
+    this.digests.drop(key);
+    this.flushes.forget(key);
+    void this.removing(key, this.records.deleteFile(bucket.id, file.id));
     this.publish(bucket, file, 'delete');
   }
 
@@ -292,6 +297,7 @@ export class StorageStore {
     // the id is held while the bytes move, so a second upload of it cannot move its own over them
     this.placing.add(key);
     try {
+      await this.removals.get(key);
       await this.records.prepareBucketDir(bucket.id);
       // Moved before its record is written: a crash in between leaves bytes without a record,
       // which the sweep at start removes.
@@ -321,9 +327,9 @@ export class StorageStore {
     const key = uploadKey(bucket.id, upload.id);
     await this.records.prepareBucketDir(bucket.id);
     for (;;) {
-      const waiting = this.finishing.get(key) ?? this.writers.get(key)?.removing;
+      const waiting = this.finishing.get(key)?.catch(() => {}) ?? this.removals.get(key);
       if (!waiting) break;
-      await waiting.catch(() => {});
+      await waiting;
     }
     const file = this.records.getFile(bucket.id, upload.id);
     if (file && (file.complete || file.sizeOriginal !== position.size)) return { kind: 'drop' };
@@ -344,7 +350,7 @@ export class StorageStore {
         writers.active--;
         if (writers.active > 0) return;
         for (const done of writers.idle.splice(0)) done();
-        if (!writers.removing && this.writers.get(key) === writers) this.writers.delete(key);
+        if (this.writers.get(key) === writers) this.writers.delete(key);
       },
     };
   }
@@ -357,13 +363,19 @@ export class StorageStore {
   async abandonChunk(bucketId: string, fileId: string): Promise<void> {
     const key = uploadKey(bucketId, fileId);
     if (this.records.getFile(bucketId, fileId) || (this.writers.get(key)?.active ?? 0) > 0) return;
-    if (this.writers.get(key)?.removing) return;
-    const writers = newWriters();
-    this.writers.set(key, writers);
-    writers.removing = rm(this.records.pathOf(bucketId, fileId), { force: true }).finally(() => {
-      if (this.writers.get(key) === writers) this.writers.delete(key);
-    });
-    await writers.removing;
+    await (this.removals.get(key) ??
+      this.removing(key, rm(this.records.pathOf(bucketId, fileId), { force: true })));
+  }
+
+  /** Holds the upload id `key` until `removal` of its bytes has ended (a failure is logged). */
+  private removing(key: string, removal: Promise<void>): Promise<void> {
+    const held: Promise<void> = removal
+      .catch((error: unknown) => console.error(`[storage] could not remove ${key}`, error))
+      .finally(() => {
+        if (this.removals.get(key) === held) this.removals.delete(key);
+      });
+    this.removals.set(key, held);
+    return held;
   }
 
   /**
@@ -391,6 +403,7 @@ export class StorageStore {
     const { records } = this;
     const key = uploadKey(bucket.id, upload.id);
     await this.finishing.get(key)?.catch(() => {});
+    await this.removals.get(key);
     let file = records.getFile(bucket.id, upload.id);
     if (file?.complete) return { file, created: false };
     if (file && file.sizeOriginal !== position.size) {
@@ -552,7 +565,7 @@ export class StorageStore {
 const WRITES_PER_FILE = 2;
 
 function newWriters(): UploadWriters {
-  return { active: 0, limiter: new Limiter(WRITES_PER_FILE), removing: null, idle: [] };
+  return { active: 0, limiter: new Limiter(WRITES_PER_FILE), idle: [] };
 }
 
 /** An upload's key in the maps of uploads in progress. */
