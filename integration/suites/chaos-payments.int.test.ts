@@ -24,6 +24,7 @@ import {
   sessionClient,
   webhookEndpointId,
 } from '../support/payments.ts';
+import { retryOnConnectionLoss } from '../support/connection-loss.ts';
 import type { WebUser } from '../support/realtime.ts';
 import { patternBytes } from '../support/storage.ts';
 
@@ -117,7 +118,8 @@ describe('chaos: checkouts, refunds and uploads while the backend is killed', ()
     const uploadFailures = new Set<string>();
     let stop = false;
 
-    const readOrder = (orderId: string) => readOrderDocument(orderId, own);
+    const readOrder = (orderId: string) =>
+      retryOnConnectionLoss(() => readOrderDocument(orderId, own));
     /** Repeats `work` while the backend is down (a bounded number of times). */
     const persist = async <T>(work: () => Promise<T>, tries = 20): Promise<T> => {
       for (let attempt = 1; ; attempt++) {
