@@ -17,6 +17,7 @@ import { seededData, startSeeded } from './lib/seeded-data.ts';
 import { dropServerSnapshot, keepServerSnapshot, scheduledRuns } from './lib/server-snapshot.ts';
 import { cpuModel, recordEntry } from './lib/bench-record.ts';
 import { snapshotWriteSummary } from './lib/snapshot-writes.ts';
+import { describeCpuAnchor, measureCpuAnchor } from './lib/cpu-anchor.ts';
 import { splitSteadyPhase, type SteadyWindow } from './lib/steady-windows.ts';
 
 /**
@@ -64,8 +65,8 @@ import { splitSteadyPhase, type SteadyWindow } from './lib/steady-windows.ts';
  * the main thread, the long frames over them); after the traffic, once a snapshot saved after it
  * is kept, the tab is closed and the desk opened in a new one: a returning visit's first table, painted from the snapshot
  * (the header "Resyncing"; its first screen, `store/sync/first-screen.ts`, with the kept row
- * count, before every order is restored), when every order is restored, and its time to live. The CPU model and the load averages are printed
- * beside every run. Exit code 1 as well when any target is missed.
+ * count, before every order is restored), when every order is restored, and its time to live. The CPU model, the load averages and a CPU anchor
+ * (`lib/cpu-anchor.ts`: a fixed JS workload timed before the run) are printed beside every run. Exit code 1 as well when any target is missed.
  * `--data DIR` keeps the seeded backend's folder there and runs on a copy of it next time (for
  * development: seeding 100,000 orders takes minutes). Appends the results to docs/benchmarks.md
  * (section "UI").
@@ -525,6 +526,8 @@ async function main(): Promise<void> {
   const deskAddress = `/orders?bench=1&rows=${orders}${tableQueryArg(args.get('table-query'), recordResults)}`;
   const interactions = !args.has('no-interactions');
   log(`machine: ${machine()}; load average ${loads()}`);
+  const anchor = measureCpuAnchor();
+  log(describeCpuAnchor(anchor));
   if (!existsSync(CHROMIUM))
     throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 
@@ -931,7 +934,7 @@ async function main(): Promise<void> {
       ],
     ];
     const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
-    const header = `${date} UTC · ${machine()} · Chromium ${chromeVersion} headless (${CHROMIUM_ARGS.filter((f) => f !== '--headless').join(' ')})`;
+    const header = `${date} UTC · ${machine()} · CPU anchor ${anchor.medianMs.toFixed(1)} ms · Chromium ${chromeVersion} headless (${CHROMIUM_ARGS.filter((f) => f !== '--headless').join(' ')})`;
     const traffic = `Load average (1 min) ${loadBefore.toFixed(2)} before loading, ${loadAfter.toFixed(2)} after the traffic (1/5/15 min now ${loads()}). ${orders.toLocaleString('en-US')} orders seeded; simulator ${rate}/s for ${duration} s in a separate process; backend, its function runtimes and simulator at nice ${trafficNice} (${simulated || 'no summary'}); steady phase ${steadySeconds.toFixed(1)} s after ${warmup} s warm-up${interactions ? ` (${watch} s watched, then in use)` : ''}, ${results.events.toLocaleString('en-US')} events painted (${results.watchedEvents.toLocaleString('en-US')} watched), ${results.frames} frames watched; table rows at the end: ${finalRows.toLocaleString('en-US')}; ${scheduledNote}; load average (1 min) ${loadBeforeWarm.toFixed(2)} before the returning visit`;
     const table = [
       '| metric | result | target | |',
