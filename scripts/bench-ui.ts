@@ -526,10 +526,10 @@ async function main(): Promise<void> {
   const deskAddress = `/orders?bench=1&rows=${orders}${tableQueryArg(args.get('table-query'), recordResults)}`;
   const interactions = !args.has('no-interactions');
   log(`machine: ${machine()}; load average ${loads()}`);
-  const anchor = measureCpuAnchor();
-  log(describeCpuAnchor(anchor));
   if (!existsSync(CHROMIUM))
     throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+  const anchor = measureCpuAnchor();
+  log(describeCpuAnchor(anchor));
 
   // The backend (with its function runtimes) and the simulator stand for machines other than
   // the seller's: on these two shared cores they yield to the browser instead of competing with

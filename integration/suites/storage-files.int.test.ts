@@ -147,11 +147,12 @@ describe('storage files', () => {
     // Other uploads keep the backend's disk work busy meanwhile: the old bytes' removal lags.
     let busy = true;
     const others = Array.from({ length: 4 }, async (_, lane) => {
+      const bytes = patternBytes(16 * MB, lane);
       while (busy)
         await storage().createFile({
           bucketId,
           fileId: ID.unique(),
-          file: InputFile.fromBuffer(patternBytes(16 * MB, lane), 'other.bin'),
+          file: InputFile.fromBuffer(bytes, 'other.bin'),
         });
     });
     try {

@@ -59,7 +59,6 @@ interface Connection extends Subscriber {
   ws: WebSocket;
   /** The upgraded socket under `ws`: corked while a turn's frames are sent (see `sendText`). */
   socket: Duplex;
-  corked: boolean;
   user: UserRecord | null;
   roles: ReadonlySet<string>;
   subscriptions: Map<string, Subscription>;
@@ -155,7 +154,6 @@ export class RealtimeHub {
     const connection: Connection = {
       ws,
       socket,
-      corked: false,
       user,
       roles: user ? this.backend.auth.roles.of(user) : GUEST_ROLES,
       subscriptions: new Map(),
@@ -492,14 +490,11 @@ export class RealtimeHub {
       ws.terminate();
       return;
     }
-    if (!connection.corked) {
+    const { socket } = connection;
+    if (socket.writableCorked === 0) {
       // The frames of one turn (a commit's events) leave in one write, not one write each.
-      connection.corked = true;
-      connection.socket.cork();
-      process.nextTick(() => {
-        connection.corked = false;
-        connection.socket.uncork();
-      });
+      socket.cork();
+      process.nextTick(() => socket.uncork());
     }
     ws.send(text, { binary: false });
   }
