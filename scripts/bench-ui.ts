@@ -21,7 +21,7 @@ import { describeCpuAnchor, measureCpuAnchor } from './lib/cpu-anchor.ts';
 import { splitSteadyPhase, type SteadyWindow } from './lib/steady-windows.ts';
 
 /**
- * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 28] [--warmup 3] [--watch 8] [--traffic-nice 15] [--no-interactions] [--no-record] [--profile] [--profile-warm] [--profile-cold] [--profile-interactions] [--trace] [--trace-invalidations] [--trace-cold] [--table-query QUERY] [--data DIR]`
+ * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 28] [--warmup 3] [--watch 8] [--traffic-nice 15] [--no-interactions] [--no-record] [--profile] [--profile-warm] [--profile-cold] [--profile-interactions] [--trace] [--trace-invalidations] [--trace-cold] [--trace-interactions] [--table-query QUERY] [--data DIR]`
  *
  * The desk in a real browser under load: a throwaway local backend with `--orders` seeded orders,
  * the app as a production build (`vite build` + `vite preview`), headless Debian Chromium
@@ -42,7 +42,8 @@ import { splitSteadyPhase, type SteadyWindow } from './lib/steady-windows.ts';
  * `--profile-warm` does the same for the returning visit, from the navigation to its first table;
  * `--profile-cold` for the first (cold) visit, from the navigation to its first table, and
  * `--trace-cold` traces it;
- * `--profile-interactions` for the interactions (the profile's overhead is in their figures then).
+ * `--profile-interactions` for the interactions (the profile's overhead is in their figures then);
+ * `--trace-interactions` traces them (the trace's overhead is in their figures then).
  * `--trace-invalidations` is `--trace` with Chromium's invalidation tracking (much slower pages;
  * the times are not comparable with a plain trace): it also counts the table rows inserted into
  * the page and the layout invalidations in those 5 s. `--table-query QUERY` opens the table on
@@ -523,6 +524,7 @@ async function main(): Promise<void> {
   const traceInvalidations = args.has('trace-invalidations');
   const trace = args.has('trace') || traceInvalidations;
   const traceCold = args.has('trace-cold');
+  const traceInteractions = args.has('trace-interactions');
   const deskAddress = `/orders?bench=1&rows=${orders}${tableQueryArg(args.get('table-query'), recordResults)}`;
   const interactions = !args.has('no-interactions');
   log(`machine: ${machine()}; load average ${loads()}`);
@@ -703,6 +705,8 @@ async function main(): Promise<void> {
     if (interactions) await sleep(watch * 1000);
     const inUseFrom = interactions ? await page.evaluate(() => performance.now()) : Infinity;
     if (profileInteractions && interactions) await startProfile(page);
+    const interactionsTrace =
+      traceInteractions && interactions ? await startTrace(cdp, false) : null;
     const samples = interactions
       ? await page.evaluate(
           new Function(`return (${driveInteractions.toString()})(150);`) as () => Promise<
@@ -712,6 +716,7 @@ async function main(): Promise<void> {
       : [];
     if (profileInteractions && interactions)
       await stopProfile(page, 'the interactions under traffic');
+    if (interactionsTrace) await stopTrace(interactionsTrace, 'the interactions under traffic');
     for (const x of samples)
       if (x.toResult > 50 || x.longFrames.length > 0)
         log(

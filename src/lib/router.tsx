@@ -62,13 +62,35 @@ export function useHref(): string {
   );
 }
 
-/** The current `pathname` and `search` (re-renders on navigation). */
-export function useLocation(): { pathname: string; search: string } {
-  const href = useHref();
+function splitHref(href: string): { pathname: string; search: string } {
   const at = href.indexOf('?');
   return at < 0
     ? { pathname: href, search: '' }
     : { pathname: href.slice(0, at), search: href.slice(at) };
+}
+
+const currentHref = () => appLocation?.current() ?? '/';
+
+/** The current `pathname` and `search` (re-renders on navigation). */
+export function useLocation(): { pathname: string; search: string } {
+  return splitHref(useHref());
+}
+
+/**
+ * The current query (`?status=paid`, or ''): re-renders only when it changes, not when only the
+ * path does (an order's drawer opened over the same table).
+ */
+export function useSearch(): string {
+  return useSyncExternalStore(
+    appLocation?.subscribe ?? noSubscription,
+    () => splitHref(currentHref()).search,
+    () => '',
+  );
+}
+
+/** The current path without its query, as it is when called (for event handlers). */
+export function currentPathname(): string {
+  return splitHref(currentHref()).pathname;
 }
 
 /** An `<a>` that navigates in-app on a plain left click. */

@@ -1,10 +1,11 @@
+import { memo } from 'react';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatCount } from '../../lib/format.ts';
 import { useLoadState } from '../../../store/index.ts';
 import { BoardColumn } from './board-column.tsx';
 
 /** `/`: Paid · Preparing · Ready · Done today, live. */
-export function BoardPage() {
+export const BoardPage = memo(function BoardPage() {
   const load = useLoadState();
   if (load.status === 'error')
     return (
@@ -51,4 +52,4 @@ export function BoardPage() {
       </div>
     </div>
   );
-}
+});

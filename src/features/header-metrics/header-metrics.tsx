@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { ConnectionBadge, type ConnectionView } from '../../components/connection-badge.tsx';
 import { Sparkline } from '../../components/sparkline.tsx';
 import { formatMoney } from '../../../domain/money.ts';
@@ -23,7 +24,7 @@ export function connectionView(connection: ConnectionState, now: number): Connec
  * The boxes never shrink under their text: where the header is narrow, the less important ones
  * are left out (their `drop` order), so labels never run into each other.
  */
-export function HeaderMetrics() {
+export const HeaderMetrics = memo(function HeaderMetrics() {
   const metrics = useMetrics();
   const connection = useConnection();
   const load = useLoadState();
@@ -70,7 +71,7 @@ export function HeaderMetrics() {
       />
     </div>
   );
-}
+});
 
 /**
  * One metric box. `drop`: when the header is too narrow for every metric, the boxes go in this

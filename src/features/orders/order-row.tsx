@@ -24,9 +24,9 @@ const reducedMotion =
     ? undefined
     : window.matchMedia?.('(prefers-reduced-motion: reduce)');
 
-function flash(highlight: HTMLElement): void {
+function flash(highlight: HTMLElement): Animation | null {
   const { keyframes, options } = reducedMotion?.matches ? STILL_FLASH : FLASH;
-  highlight.animate?.(keyframes, options);
+  return highlight.animate?.(keyframes, options) ?? null;
 }
 
 /** The cells of a row but its age: rendered again only when its order changes. */
@@ -78,14 +78,17 @@ const OrderCells = memo(function OrderCells({ order }: { order: Order }) {
 const RowContent = memo(function RowContent({ order, age }: { order: Order; age: string }) {
   const seen = useRef({ id: order.id, updatedAt: order.updatedAt });
   const highlight = useRef<HTMLDivElement>(null);
-  // Flashed with the Web Animations API: no re-render, and the row's cells stay as they are.
+  const flashing = useRef<Animation | null>(null);
+  // Flashed with the Web Animations API: no re-render, and the row's cells stay as they are. A
+  // slot given another order stops its flash (the one it started: asking the element for its
+  // animations would bring the page's style up to date in the middle of a commit).
   useEffect(() => {
     const last = seen.current;
     if (order.id === last.id && order.updatedAt === last.updatedAt) return;
     seen.current = { id: order.id, updatedAt: order.updatedAt };
     if (!highlight.current) return;
-    if (order.id === last.id) flash(highlight.current);
-    else for (const running of highlight.current.getAnimations?.() ?? []) running.cancel();
+    flashing.current?.cancel();
+    flashing.current = order.id === last.id ? flash(highlight.current) : null;
   }, [order.id, order.updatedAt]);
   return (
     <>

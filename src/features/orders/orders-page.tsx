@@ -1,8 +1,8 @@
-import { useCallback, useMemo } from 'react';
+import { memo, useCallback, useMemo } from 'react';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatCount } from '../../lib/format.ts';
 import { paths } from '../../lib/paths.ts';
-import { navigate, useLocation } from '../../lib/router.tsx';
+import { currentPathname, navigate, useSearch } from '../../lib/router.tsx';
 import {
   DEFAULT_ORDER_VIEW,
   selectActor,
@@ -27,11 +27,14 @@ import {
 } from './table-query.ts';
 import { Toolbar } from './toolbar.tsx';
 
-/** `/orders`: every order of the last 30 days, sorted, filtered and searched; state in the URL. */
-export function OrdersPage() {
+/**
+ * `/orders`: every order of the last 30 days, sorted, filtered and searched; state in the URL.
+ * Not rendered again when only the path changes (an order's drawer opened or closed over it).
+ */
+export const OrdersPage = memo(function OrdersPage() {
   const load = useLoadState();
   const me = useDeskStore(selectActor)?.id ?? '';
-  const { pathname, search } = useLocation();
+  const search = useSearch();
   const everyone = useMembers();
   // Until the members are known (the list is empty) every assignee is taken as given.
   const isKnownAssignee = useMemo(() => {
@@ -57,8 +60,9 @@ export function OrdersPage() {
   const firstScreen = useFirstScreen(spec);
 
   const onQuery = useCallback(
-    (next: TableQuery) => navigate(`${pathname}${formatTableQuery(next)}`, { replace: true }),
-    [pathname],
+    (next: TableQuery) =>
+      navigate(`${currentPathname()}${formatTableQuery(next)}`, { replace: true }),
+    [],
   );
   const onOpen = useCallback(
     (id: string) => navigate(`${paths.order(id)}${formatTableQuery(query)}`),
@@ -112,4 +116,4 @@ export function OrdersPage() {
       )}
     </div>
   );
-}
+});
