@@ -23,6 +23,7 @@ import { Provisioner } from './lib/provisioner.ts';
 import { Seeder } from './lib/seeder.ts';
 import { schema } from './schema.ts';
 import { machineLine, recordEntry } from './lib/bench-record.ts';
+import { median } from './lib/stats.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,8 +35,6 @@ const { values: args } = parseArgs({
 const ORDERS = Number(args.orders);
 const RUNS = Number(args.runs);
 const DAY = 24 * 3600_000;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {

@@ -9,6 +9,7 @@ import { Provisioner } from './lib/provisioner.ts';
 import { Seeder } from './lib/seeder.ts';
 import { schema } from './schema.ts';
 import { machineLine, recordEntry } from './lib/bench-record.ts';
+import { median } from './lib/stats.ts';
 
 /**
  * `npm run bench:repair`: what one run of `repair-orders` costs on a backend seeded with
@@ -32,8 +33,6 @@ const ROUNDS = Number(args.rounds);
 
 const REPAIRER_INTRO =
   '`npm run bench:repair` (scripts/bench-repair.ts): one run of the `repair-orders` function over a seeded local backend, with nothing changed and with changed orders in its window.';
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 async function main(): Promise<void> {
   const backend = await new LocalBackend({ projectId: 'livedesk-bench-repair' }).start();

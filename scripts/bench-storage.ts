@@ -33,6 +33,7 @@ import { CHROMIUM_ARGS } from './lib/cdp.ts';
 import type { PageUpload } from './lib/bench-storage-page.ts';
 import { cpuModel, recordEntry } from './lib/bench-record.ts';
 import { chromiumCpuMs, ownCpuMs, processCpuMs, type ProcessInfo } from './lib/process-cpu.ts';
+import { median } from './lib/stats.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -64,7 +65,6 @@ function benchBytes(size: number, seed: number): Buffer {
 }
 
 const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const mbps = (bytes: number, ms: number) => bytes / MB / (ms / 1000);
 
 function rssKb(pid: number): number {

@@ -50,6 +50,7 @@ import {
 import { numberArg, parseArgs } from './lib/env.ts';
 import { cpuModel } from './lib/bench-record.ts';
 import { fastJsonBigint } from '../src/lib/json-bigint-fast.ts';
+import { median } from './lib/stats.ts';
 
 /** The app's SDK parser: json-bigint with the native fast path the app's bundle aliases it to. */
 const JSONbig = fastJsonBigint({ useNativeBigInt: true });
@@ -492,11 +493,6 @@ interface ChildResult {
   sustainedEvents: number;
   load: number;
   count: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function quantile(values: number[], q: number): number {

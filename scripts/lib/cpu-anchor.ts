@@ -1,4 +1,5 @@
 import { Random } from './random.ts';
+import { median } from './stats.ts';
 
 /**
  * A fixed single-threaded JavaScript workload timed on this machine, printed beside a
@@ -51,8 +52,7 @@ export function measureCpuAnchor(runs = 5, now = () => performance.now()): CpuAn
     if (anchorWorkload() !== checksum) throw new Error('the CPU anchor gave another result');
     times.push(now() - started);
   }
-  times.sort((a, b) => a - b);
-  return { medianMs: Math.round(times[Math.floor(runs / 2)]! * 10) / 10, runs, checksum };
+  return { medianMs: Math.round(median(times) * 10) / 10, runs, checksum };
 }
 
 /** The anchor as printed beside a run. */

@@ -53,13 +53,11 @@ export function navigateBack(fallback: string): void {
   appLocation?.back(fallback);
 }
 
+const currentHref = () => appLocation?.current() ?? '/';
+
 /** The current path and query, as `/orders?status=paid`. */
 export function useHref(): string {
-  return useSyncExternalStore(
-    appLocation?.subscribe ?? noSubscription,
-    appLocation?.current ?? (() => '/'),
-    () => '/',
-  );
+  return useSyncExternalStore(appLocation?.subscribe ?? noSubscription, currentHref, () => '/');
 }
 
 function splitHref(href: string): { pathname: string; search: string } {
@@ -68,8 +66,6 @@ function splitHref(href: string): { pathname: string; search: string } {
     ? { pathname: href, search: '' }
     : { pathname: href.slice(0, at), search: href.slice(at) };
 }
-
-const currentHref = () => appLocation?.current() ?? '/';
 
 /** The current `pathname` and `search` (re-renders on navigation). */
 export function useLocation(): { pathname: string; search: string } {
