@@ -56,12 +56,15 @@ import { median } from './lib/stats.ts';
 const JSONbig = fastJsonBigint({ useNativeBigInt: true });
 
 /**
- * `npm run bench:store -- [--orders 100000] [--large 300000] [--peers livedesk,naive,rtk,tinybase,map,map-indexed] [--no-interactions] [--no-record]`
+ * `npm run bench:store -- [--orders 100000] [--large 300000] [--peers livedesk,livedesk-columns,naive,rtk,tinybase,map,map-indexed] [--no-interactions] [--no-record]`
  *
  * The desk store against peers on one generated event stream, each peer in a fresh child
  * process (`--expose-gc`), in the same order and with the same data:
  * - `livedesk`: store/ (createDeskStore → applyRemote), with everything it keeps: four board
  *   columns, the newest-first table view over every order, the metrics;
+ * - `livedesk-columns`: the same with every sort column built (as the desk has them two seconds
+ *   after its load; its load includes building them), which the realtime batches leave to the
+ *   idle catch-up;
  * - `naive`: zustand + immer, one `Record` of orders at the root, one `produce` per batch;
  * - `rtk`: Redux Toolkit `createEntityAdapter` with a `sortComparer`, one reducer call per batch;
  * - `tinybase`: a TinyBase store in one `transaction` per batch, with an index by status;
@@ -78,7 +81,8 @@ const JSONbig = fastJsonBigint({ useNativeBigInt: true });
  *
  * Figures: applying 100 events to 100,000 orders (median over batches, index upkeep included);
  * a 10,000-event burst in one batch (median of 5); sustained events/s (batches of 1,000, up to
- * ~8 s of applying, at most 300,000 events); loading a 100,000-order snapshot (median of 3);
+ * ~8 s of applying, at most 300,000 events; a peer's idle work, `livedesk-columns`' catch-up of
+ * its sort columns, done after each batch and counted, and its median reported); loading a 100,000-order snapshot (median of 3);
  * heap used after GC with the orders loaded (a separate child that holds nothing else).
  * Results go to docs/benchmarks.md ("Store"); `--no-record` only prints them.
  */
@@ -86,7 +90,15 @@ const JSONbig = fastJsonBigint({ useNativeBigInt: true });
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const NOW = Date.UTC(2026, 2, 10, 12);
 const DAY = 24 * 3600_000;
-const PEERS = ['livedesk', 'naive', 'rtk', 'tinybase', 'map', 'map-indexed'] as const;
+const PEERS = [
+  'livedesk',
+  'livedesk-columns',
+  'naive',
+  'rtk',
+  'tinybase',
+  'map',
+  'map-indexed',
+] as const;
 type PeerName = (typeof PEERS)[number];
 
 /** One event of the stream. */
@@ -102,6 +114,8 @@ interface Peer<P = readonly BenchEvent[]> {
   apply(prepared: P): void;
   /** Orders held (a sanity check that every peer did the same work). */
   count(): number;
+  /** Work left for idle time, done now (the desk's sort columns caught up); none when absent. */
+  idle?(): void;
 }
 
 // Data --------------------------------------------------------------------------------------
@@ -249,14 +263,21 @@ function buildColumns(orders: Iterable<Order>): Record<string, string[]> {
 
 // Peers -------------------------------------------------------------------------------------
 
-function livedeskPeer(): Peer<RemoteChange[]> {
+function livedeskPeer(columns = false): Peer<RemoteChange[]> {
   const store = createDeskStore({ now: () => NOW });
   return {
-    load: (orders) => store.getState().loadSnapshot({ orders }),
+    load: (orders) => {
+      store.getState().loadSnapshot({ orders });
+      if (columns) store.getState().prepareSortColumns();
+    },
     prepare: (events) =>
       events.map((e) => ({ collection: 'orders', kind: e.kind, record: e.record }) as RemoteChange),
     apply: (changes) => store.getState().applyRemote(changes, { eventsAt: NOW }),
     count: () => store.getState().orders.size,
+    // (A store of before the idle catch-up, as a baseline, keeps its columns in every batch.)
+    ...(columns && 'catchUpSortColumns' in store.getState()
+      ? { idle: () => void store.getState().catchUpSortColumns() }
+      : {}),
   };
 }
 
@@ -475,6 +496,7 @@ function mapIndexedPeer(): Peer {
 const FACTORIES: Record<PeerName, () => Peer<unknown>> = {
   'map-indexed': mapIndexedPeer,
   livedesk: livedeskPeer as () => Peer<unknown>,
+  'livedesk-columns': (() => livedeskPeer(true)) as () => Peer<unknown>,
   naive: naivePeer as () => Peer<unknown>,
   rtk: rtkPeer as () => Peer<unknown>,
   tinybase: tinybasePeer as () => Peer<unknown>,
@@ -491,6 +513,8 @@ interface ChildResult {
   burst10k: number;
   sustained: number;
   sustainedEvents: number;
+  /** The peer's idle work after 1,000 events (median ms), when it has any. */
+  idleAfter1000: number | null;
   load: number;
   count: number;
 }
@@ -535,11 +559,16 @@ function runChild(peerName: PeerName, count: number): ChildResult {
     gc();
     bursts.push(step(stream.batch(10_000)));
   }
+  peer.idle?.();
   gc();
   let spent = 0;
   let events = 0;
+  const idle: number[] = [];
   while (spent < 8_000 && events < 300_000) {
     spent += step(stream.batch(1000));
+    // The idle work a second of traffic leaves (the desk does it every second) counts as spent.
+    if (peer.idle) idle.push(time(() => peer.idle!()));
+    spent += idle.at(-1) ?? 0;
     events += 1000;
   }
   return {
@@ -550,6 +579,7 @@ function runChild(peerName: PeerName, count: number): ChildResult {
     burst10k: median(bursts),
     sustained: events / (spent / 1000),
     sustainedEvents: events,
+    idleAfter1000: idle.length ? median(idle) : null,
     load: median(loads),
     count: peer.count(),
   };
@@ -1060,11 +1090,11 @@ async function main(): Promise<void> {
   const mine = runs.find((r) => r.peer === 'livedesk');
   const ratio = (other: ChildResult) => (mine ? other.apply100 / mine.apply100 : NaN);
   const lines = [
-    '| peer | 100 events (median / p90 ms) | ×livedesk (100 events) | 10,000-event burst (ms) | sustained events/s | load 100k (ms) | heap after GC (MB, total / over empty) |',
-    '|---|---|---|---|---|---|---|',
+    '| peer | 100 events (median / p90 ms) | ×livedesk (100 events) | 10,000-event burst (ms) | sustained events/s (idle work included) | idle work after 1,000 events (ms) | load 100k (ms) | heap after GC (MB, total / over empty) |',
+    '|---|---|---|---|---|---|---|---|',
     ...runs.map((r) => {
       const heap = heaps.get(r.peer)!;
-      return `| ${r.peer} | ${ms(r.apply100)} / ${ms(r.apply100p90)} | ${r.peer === 'livedesk' ? '1' : `${ratio(r).toFixed(1)}×`} | ${ms(r.burst10k)} | ${rate(r.sustained)} | ${ms(r.load)} | ${mb(heap.heap)} / ${mb(heap.heap - heap.base)} |`;
+      return `| ${r.peer} | ${ms(r.apply100)} / ${ms(r.apply100p90)} | ${r.peer === 'livedesk' ? '1' : `${ratio(r).toFixed(1)}×`} | ${ms(r.burst10k)} | ${rate(r.sustained)} | ${r.idleAfter1000 === null ? '—' : ms(r.idleAfter1000)} | ${ms(r.load)} | ${mb(heap.heap)} / ${mb(heap.heap - heap.base)} |`;
     }),
   ];
   const map = runs.find((r) => r.peer === 'map');

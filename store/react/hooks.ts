@@ -175,10 +175,16 @@ export function useFirstScreen(spec: OrderViewSpec): FirstScreen | null {
 /** How long after the load is ready the sort columns start being prepared (ms). */
 const PREPARE_AFTER = 2000;
 
+/** How often the sort columns are caught up with the orders when the desk is idle (ms). */
+const CATCH_UP_EVERY = 1000;
+
 /**
  * Once the orders are loaded, makes the search text of the orders, then builds the sort columns
  * not built yet, one per idle period of the browser (a timer elsewhere), so that the first
  * keystroke of a search folds no names and the first sort by any column is a pass, not a sort.
+ * Then, every {@link CATCH_UP_EVERY} ms, catches the columns up with the orders' changes in an
+ * idle period (at the latest that much later when the browser is never idle): the realtime
+ * batches do not edit them, and a view made from a column has little to catch up.
  */
 function usePreparedSortColumns(): void {
   const store = useDeskStoreApi();
@@ -186,22 +192,30 @@ function usePreparedSortColumns(): void {
   useEffect(() => {
     if (!ready) return;
     let cancel = () => {};
-    const idle = (run: () => void) => {
+    const idle = (run: () => void, timeout = 5000) => {
       if (typeof requestIdleCallback === 'function') {
-        const handle = requestIdleCallback(run, { timeout: 5000 });
+        const handle = requestIdleCallback(run, { timeout });
         cancel = () => cancelIdleCallback(handle);
       } else {
         const handle = setTimeout(run, 50);
         cancel = () => clearTimeout(handle);
       }
     };
+    const later = (run: () => void, ms: number) => {
+      const handle = setTimeout(run, ms);
+      cancel = () => clearTimeout(handle);
+    };
+    const catchUp = () => {
+      store.getState().catchUpSortColumns();
+      later(() => idle(catchUp, CATCH_UP_EVERY), CATCH_UP_EVERY);
+    };
     const step = () => {
       const missing = ORDER_SORT_KEYS.filter((key) => !store.getState().sortColumns[key]);
-      if (missing.length === 0) return;
+      if (missing.length === 0) return catchUp();
       store.getState().prepareSortColumns([missing[0]!]);
-      if (missing.length > 1) idle(step);
+      idle(step);
     };
-    const start = setTimeout(
+    later(
       () =>
         idle(() => {
           store.getState().prepareSearch();
@@ -209,10 +223,7 @@ function usePreparedSortColumns(): void {
         }),
       PREPARE_AFTER,
     );
-    return () => {
-      clearTimeout(start);
-      cancel();
-    };
+    return () => cancel();
   }, [store, ready]);
 }
 

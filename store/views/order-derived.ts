@@ -13,7 +13,6 @@ import {
   type OrderViewSpec,
 } from './order-views.ts';
 import type { SortedIndex } from './sorted-index.ts';
-import { updateSortColumns, type SortColumns } from './sort-columns.ts';
 
 /** The board: its four columns and the day "done" counts from. */
 export interface BoardIndexes {
@@ -44,10 +43,12 @@ export function viewDefOf(spec: OrderViewSpec): OrderViewDef {
   return def;
 }
 
-/** Everything derived from the orders table. */
+/**
+ * What is derived from the orders table in every batch (the sort columns are caught up on
+ * demand: `sort-columns.ts`).
+ */
 export interface OrderDerived {
   board: BoardIndexes;
-  sortColumns: SortColumns;
   orderViews: Readonly<Record<string, OrderViewEntry>>;
   metricsAcc: MetricsAccumulator;
 }
@@ -70,14 +71,13 @@ export function updateOrderDerived(
   diffs: readonly RecordDiff<Order>[],
   now: number,
 ): OrderDerived {
-  let { board, orderViews, metricsAcc, sortColumns } = derived;
+  let { board, orderViews, metricsAcc } = derived;
   const newDay = !metricsAcc.covers(now);
   if (newDay) {
     metricsAcc = MetricsAccumulator.build(orders.values(), now);
     board = buildBoard(orders, metricsAcc.dayStart);
   }
-  if (diffs.length === 0) return newDay ? { board, orderViews, metricsAcc, sortColumns } : derived;
-  sortColumns = updateSortColumns(sortColumns, diffs, orders);
+  if (diffs.length === 0) return newDay ? { board, orderViews, metricsAcc } : derived;
   if (!newDay) {
     metricsAcc = metricsAcc.apply(diffs);
     const defs = boardDefs(board.dayStart);
@@ -101,5 +101,5 @@ export function updateOrderDerived(
     }
   }
   if (views) orderViews = views;
-  return { board, orderViews, metricsAcc, sortColumns };
+  return { board, orderViews, metricsAcc };
 }

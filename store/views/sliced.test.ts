@@ -284,6 +284,31 @@ describe('table views in slices', () => {
     expect(state.orderViews[narrow.key]).toBeDefined();
     expect(viewProblems(state, NOW)).toEqual([]);
   });
+
+  it('leaves the sort columns to the idle catch-up, and makes views from a column behind', () => {
+    const { store, slices, traffic } = setup(2000);
+    store.getState().prepareSortColumns(['status', 'totalCents']);
+    slices.runAll();
+    const prepared = store.getState().sortColumns;
+    traffic(40);
+    traffic(40);
+    // The realtime batches edited no column: each is still of the orders it was built over.
+    expect(store.getState().sortColumns).toBe(prepared);
+    expect(prepared.status!.at).not.toBe(store.getState().shownOrders);
+    // A view made from a column behind catches the column up first (in slices), and keeps it.
+    const view = store.getState().acquireOrderView({ sort: 'status', dir: 'desc', text: 'a' });
+    slices.runAll();
+    expect(store.getState().orderViews[view.key]).toBeDefined();
+    expect(store.getState().sortColumns.status!.at).toBe(store.getState().shownOrders);
+    expect(viewProblems(store.getState(), NOW)).toEqual([]);
+    // Idle catch-up: every column brought to the shown orders at once.
+    traffic(40);
+    expect(store.getState().catchUpSortColumns()).toBe(true);
+    expect(store.getState().catchUpSortColumns()).toBe(false);
+    for (const column of Object.values(store.getState().sortColumns))
+      expect(column.at).toBe(store.getState().shownOrders);
+    expect(viewProblems(store.getState(), NOW)).toEqual([]);
+  });
 });
 
 describe('browserIdleSlices', () => {

@@ -8,7 +8,6 @@ import {
   ORDER_SORT_KEYS,
   orderViewDef,
   sortValueOf,
-  type OrderDiff,
   type OrderViewSpec,
 } from './order-views.ts';
 import { compareEntries } from './sorted-index.ts';
@@ -18,7 +17,10 @@ import {
   rebuildSortColumns,
   viewCovers,
   selectFromIndex,
-  updateSortColumns,
+  catchUpSortColumn,
+  misplacedSlot,
+  catchUpSortColumns,
+  type SortColumns,
 } from './sort-columns.ts';
 
 const NOW = Date.UTC(2026, 2, 10, 12);
@@ -59,34 +61,60 @@ describe('sort columns', () => {
     }
   });
 
-  it('are maintained from diffs like a rebuild', () => {
+  it('are caught up with the changes since their version like a rebuild', () => {
     const rng = new Prng(9);
     const all = orders(400);
     const table = EntityTable.from(all);
     // rebuilt per key over the table: the stale index given for assigneeName is not kept
     const columns = rebuildSortColumns(
-      { items: buildSortColumn('items', table), assigneeName: buildSortColumn('number', table) },
+      {
+        items: { index: buildSortColumn('items', table), at: table },
+        assigneeName: { index: buildSortColumn('number', table), at: table },
+      },
       table,
     );
-    const diffs: OrderDiff[] = [];
     const next = [...all];
     const draft = table.edit();
     for (let i = 0; i < 60; i++) {
       const at = rng.int(0, next.length - 1);
-      const before = next[at]!;
-      const after = advanceOrder(rng, before, NOW);
-      next[at] = after;
-      draft.set(after);
-      diffs.push({ before, after });
+      next[at] = advanceOrder(rng, next[at]!, NOW);
+      draft.set(next[at]);
     }
-    const removed = next.pop()!;
-    draft.delete(removed.id);
-    diffs.push({ before: removed, after: undefined });
+    draft.delete(next.pop()!.id);
     const nextTable = draft.commit();
-    const updated = updateSortColumns(columns, diffs, nextTable);
-    for (const key of ['items', 'assigneeName'] as const)
-      expect(updated[key]!.toArray()).toEqual(buildSortColumn(key, nextTable).toArray());
-    expect(updateSortColumns(columns, [], nextTable)).toBe(columns);
+    for (const key of ['items', 'assigneeName'] as const) {
+      const caught = catchUpSortColumn(columns[key]!, key, nextTable)!;
+      expect(caught.at).toBe(nextTable);
+      expect(caught.index.toArray()).toEqual(buildSortColumn(key, nextTable).toArray());
+      expect(misplacedSlot(caught)).toBeNull();
+      expect(catchUpSortColumn(caught, key, nextTable)).toBe(caught);
+      // Another table of the same orders (a snapshot loaded): not a later version, build again.
+      expect(catchUpSortColumn(caught, key, EntityTable.from(next))).toBeNull();
+    }
+  });
+
+  it('are caught up together, each from its own version of the orders', () => {
+    const t1 = EntityTable.from(orders(50));
+    const d2 = t1.edit();
+    d2.delete(t1.toArray()[0]!.id);
+    const t2 = d2.commit();
+    const d3 = t2.edit();
+    d3.delete(t2.toArray()[0]!.id);
+    const t3 = d3.commit();
+    const columns: SortColumns = {
+      items: { index: buildSortColumn('items', t2), at: t2 },
+      number: { index: buildSortColumn('number', t1), at: t1 },
+      status: { index: buildSortColumn('status', t3), at: t3 },
+      totalCents: { index: buildSortColumn('totalCents', t1), at: EntityTable.from(orders(5)) },
+    };
+    const caught = catchUpSortColumns(columns, t3);
+    expect(Object.keys(caught).sort()).toEqual(['items', 'number', 'status']);
+    expect(caught.status).toBe(columns.status);
+    for (const key of ['items', 'number'] as const) {
+      expect(caught[key]!.at).toBe(t3);
+      expect(caught[key]!.index.toArray()).toEqual(buildSortColumn(key, t3).toArray());
+    }
+    expect(catchUpSortColumns(caught, t3)).toBe(caught);
   });
 
   it('equal a stable sort of the orders by key, number and id, built and after changes', () => {
@@ -105,15 +133,16 @@ describe('sort columns', () => {
         .sort((a, b) => compareEntries(a, b, 1))
         .map((e) => e.id);
     let columns = rebuildSortColumns(
-      Object.fromEntries(ORDER_SORT_KEYS.map((key) => [key, buildSortColumn(key, table)])),
+      Object.fromEntries(
+        ORDER_SORT_KEYS.map((key) => [key, { index: buildSortColumn(key, table), at: table }]),
+      ),
       table,
     );
     for (const key of ORDER_SORT_KEYS)
-      expect(columns[key]!.toArray(), key).toEqual(reference(key, table));
+      expect(columns[key]!.index.toArray(), key).toEqual(reference(key, table));
     const ids = all.map((o) => o.id);
     for (let round = 0; round < 10; round++) {
       const draft = table.edit();
-      const diffs: OrderDiff[] = [];
       for (let k = 0; k < 80; k++) {
         const roll = rng.next();
         if (roll < 0.1) {
@@ -124,7 +153,6 @@ describe('sort columns', () => {
           });
           ids.push(created.id);
           draft.set(created);
-          diffs.push({ before: undefined, after: created });
           continue;
         }
         const id = rng.pick(ids);
@@ -132,7 +160,6 @@ describe('sort columns', () => {
         if (before === undefined) continue;
         if (roll < 0.2) {
           draft.delete(id);
-          diffs.push({ before, after: undefined });
           continue;
         }
         const after =
@@ -140,12 +167,16 @@ describe('sort columns', () => {
             ? { ...before, customerName: rng.pick(['Ana', 'Zoë', 'Bo']), rev: before.rev + 1 }
             : advanceOrder(rng, before, NOW + round);
         draft.set(after);
-        diffs.push({ before, after });
       }
       table = draft.commit();
-      columns = updateSortColumns(columns, diffs, table);
+      const next = table;
+      columns = Object.fromEntries(
+        ORDER_SORT_KEYS.map((key) => [key, catchUpSortColumn(columns[key]!, key, next)!]),
+      );
       for (const key of ORDER_SORT_KEYS)
-        expect(columns[key]!.toArray(), `${key} round ${round}`).toEqual(reference(key, table));
+        expect(columns[key]!.index.toArray(), `${key} round ${round}`).toEqual(
+          reference(key, table),
+        );
     }
   });
 

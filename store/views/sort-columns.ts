@@ -14,15 +14,31 @@ import {
 import { matchingSlots } from './search-index.ts';
 import { drain, sortInSlices, STEP, type Job } from './sliced.ts';
 import { radixSortRows, rowNumbers, sortRowsByText } from './key-sort.ts';
-import { compareEntries, INDEX_CHUNK, SortedIndex, type IndexEntry } from './sorted-index.ts';
+import {
+  compareEntries,
+  INDEX_CHUNK,
+  SortedIndex,
+  type IndexDraft,
+  type IndexEntry,
+} from './sorted-index.ts';
 
 /**
- * Every order, kept sorted (ascending) by each sortable column the desk has asked for: built
- * once with one sort, then maintained from the diffs like any view. A table view in either
- * direction, with any filter or search, is one ordered pass over its column (no sort), so
- * switching the sort or typing a search never sorts 100,000 orders again.
+ * Every order sorted (ascending) by one sortable column, as of one version of the orders (`at`):
+ * built once with one sort, then brought up to date from the orders' changes when a view is made
+ * from it or when the desk is idle ({@link catchUpSortColumn}), never in a realtime batch. A table
+ * view in either direction, with any filter or search, is one ordered pass over its column (no
+ * sort) caught up from `at`, so switching the sort or typing a search never sorts 100,000 orders
+ * again, and a burst of traffic does not edit nine columns in every frame.
  */
-export type SortColumns = Readonly<Partial<Record<OrderSortKey, SortedIndex>>>;
+export interface SortColumn {
+  /** The orders of `at`, ascending by the column. */
+  readonly index: SortedIndex;
+  /** The version of the orders the index is of. */
+  readonly at: EntityTable<Order>;
+}
+
+/** The sort columns the desk has asked for, by column. */
+export type SortColumns = Readonly<Partial<Record<OrderSortKey, SortColumn>>>;
 
 /**
  * A sort column's entry: with the order's slot in the orders table, so a pass reads the order
@@ -138,34 +154,54 @@ function byIdWhereEqual(
 }
 
 /**
- * A column built over an earlier version of the orders (`from`) brought up to `to`: the changes
- * between the two applied as diffs. Null when `to` is not a later version of `from` (a snapshot
+ * A column brought up to `to`: the changes since its version applied as diffs (the column itself
+ * when it is of `to`). Null when `to` is not a later version of the column's orders (a snapshot
  * was loaded meanwhile: build again).
  */
 export function catchUpSortColumn(
-  column: SortedIndex,
+  column: SortColumn,
   key: OrderSortKey,
-  from: EntityTable<Order>,
   to: EntityTable<Order>,
-): SortedIndex | null {
-  if (from === to) return column;
-  const diffs = to.changesSince(from);
-  return diffs === null ? null : applyColumnDiffs(column, key, diffs, to);
+): SortColumn | null {
+  return drain(catchUpSortColumnJob(column, key, to));
+}
+
+/** Diffs applied to a column between two yields. */
+const DIFFS_PER_STEP = STEP >>> 1;
+
+/** {@link catchUpSortColumn} as a job (see `sliced.ts`): a few hundred diffs at a time. */
+export function* catchUpSortColumnJob(
+  column: SortColumn,
+  key: OrderSortKey,
+  to: EntityTable<Order>,
+): Job<SortColumn | null> {
+  if (column.at === to) return column;
+  if (column.at.lineage !== to.lineage || column.at.version > to.version) return null;
+  const diffs = to.changesSince(column.at);
+  if (diffs === null) return null;
+  const draft = column.index.edit();
+  for (let from = 0; from < diffs.length; from += DIFFS_PER_STEP) {
+    if (from > 0) yield;
+    applyColumnDiffs(draft, key, diffs, from, Math.min(diffs.length, from + DIFFS_PER_STEP), to);
+  }
+  return { index: draft.commit(), at: to };
 }
 
 /**
- * One sort column after a batch (`orders`: the orders after it): an order whose key or number
- * changed moves (a new entry), a new one is inserted, a removed one removed; an order that
- * changed in place keeps its entry.
+ * Diffs `start..end` applied to a column's draft (`orders`: the orders after them): an order
+ * whose key or number changed moves (a new entry), a new one is inserted, a removed one removed;
+ * an order that changed in place keeps its entry.
  */
 function applyColumnDiffs(
-  column: SortedIndex,
+  draft: IndexDraft,
   key: OrderSortKey,
   diffs: readonly OrderDiff[],
+  start: number,
+  end: number,
   orders: EntityTable<Order>,
-): SortedIndex {
-  const draft = column.edit();
-  for (const { before, after } of diffs) {
+): void {
+  for (let d = start; d < end; d++) {
+    const { before, after } = diffs[d]!;
     if (before === after) continue;
     const was = before === undefined ? null : sortValueOf(before, key);
     if (after === undefined) {
@@ -185,46 +221,58 @@ function applyColumnDiffs(
     };
     draft.insert(entry);
   }
-  return draft.commit();
-}
-
-/** The columns after a batch of diffs (`orders`: the orders after it; the same object when none moved). */
-export function updateSortColumns(
-  columns: SortColumns,
-  diffs: readonly OrderDiff[],
-  orders: EntityTable<Order>,
-): SortColumns {
-  if (diffs.length === 0) return columns;
-  let next: Partial<Record<OrderSortKey, SortedIndex>> | null = null;
-  for (const key in columns) {
-    const sortKey = key as OrderSortKey;
-    const column = columns[sortKey]!;
-    const updated = applyColumnDiffs(column, sortKey, diffs, orders);
-    if (updated !== column) {
-      next ??= { ...columns };
-      next[sortKey] = updated;
-    }
-  }
-  return next ?? columns;
 }
 
 /**
- * Whether every entry of a column holds the slot of its order in `orders` (what a pass reads
- * the order and the search's matches by): the first entry that does not, or null.
+ * Every column brought up to `to` ({@link catchUpSortColumn}), the changes since each version of
+ * the orders found once for the columns of that version; a column of another table of orders is
+ * dropped (to be built again when asked for). The same object when every column is of `to`.
  */
-export function misplacedSlot(column: SortedIndex, orders: EntityTable<Order>): string | null {
-  for (const entry of column.entries()) {
+export function catchUpSortColumns(columns: SortColumns, to: EntityTable<Order>): SortColumns {
+  const next: Partial<Record<OrderSortKey, SortColumn>> = {};
+  const changes = new Map<EntityTable<Order>, OrderDiff[] | null>();
+  let changed = false;
+  for (const key in columns) {
+    const sortKey = key as OrderSortKey;
+    const column = columns[sortKey]!;
+    if (column.at === to) {
+      next[sortKey] = column;
+      continue;
+    }
+    changed = true;
+    if (!changes.has(column.at))
+      changes.set(
+        column.at,
+        column.at.lineage === to.lineage && column.at.version <= to.version
+          ? to.changesSince(column.at)
+          : null,
+      );
+    const diffs = changes.get(column.at);
+    if (!diffs) continue;
+    const draft = column.index.edit();
+    applyColumnDiffs(draft, sortKey, diffs, 0, diffs.length, to);
+    next[sortKey] = { index: draft.commit(), at: to };
+  }
+  return changed ? next : columns;
+}
+
+/**
+ * Whether every entry of a column holds the slot of its order in the column's orders (what a
+ * pass reads the order and the search's matches by): the first entry that does not, or null.
+ */
+export function misplacedSlot(column: SortColumn): string | null {
+  for (const entry of column.index.entries()) {
     const slot = (entry as Partial<ColumnEntry>).slot;
-    if (slot === undefined || orders.atSlot(slot)?.id !== entry.id) return entry.id;
+    if (slot === undefined || column.at.atSlot(slot)?.id !== entry.id) return entry.id;
   }
   return null;
 }
 
 /** The columns rebuilt over a new table of orders (the same keys). */
 export function rebuildSortColumns(columns: SortColumns, orders: EntityTable<Order>): SortColumns {
-  const next: Partial<Record<OrderSortKey, SortedIndex>> = {};
+  const next: Partial<Record<OrderSortKey, SortColumn>> = {};
   for (const key in columns)
-    next[key as OrderSortKey] = buildSortColumn(key as OrderSortKey, orders);
+    next[key as OrderSortKey] = { index: buildSortColumn(key as OrderSortKey, orders), at: orders };
   return next;
 }
 

@@ -394,13 +394,40 @@ export class IndexDraft {
     return this.#chunks ?? this.#view;
   }
 
-  #writable(c: number): IndexEntry[] {
-    this.#chunks ??= this.#view.slice();
-    const chunk = this.#chunks[c]!;
-    if (this.#owned.has(chunk)) return chunk as IndexEntry[];
-    const copy = chunk.slice();
+  /**
+   * Chunk `c` without its entry at `at`: edited in place when this draft made it, else a copy
+   * made without it (copies are made at their exact size: a copy spliced afterwards would
+   * allocate its backing store a second time).
+   */
+  #removedAt(c: number, at: number): IndexEntry[] {
+    const chunks = (this.#chunks ??= this.#view.slice());
+    const chunk = chunks[c]!;
+    if (this.#owned.has(chunk)) {
+      (chunk as IndexEntry[]).splice(at, 1);
+      return chunk as IndexEntry[];
+    }
+    const copy = new Array<IndexEntry>(chunk.length - 1);
+    for (let i = 0; i < at; i++) copy[i] = chunk[i]!;
+    for (let i = at + 1; i < chunk.length; i++) copy[i - 1] = chunk[i]!;
     this.#owned.add(copy);
-    this.#chunks[c] = copy;
+    chunks[c] = copy;
+    return copy;
+  }
+
+  /** Chunk `c` with `entry` inserted at `at` (see {@link #removedAt}). */
+  #insertedAt(c: number, at: number, entry: IndexEntry): IndexEntry[] {
+    const chunks = (this.#chunks ??= this.#view.slice());
+    const chunk = chunks[c]!;
+    if (this.#owned.has(chunk)) {
+      (chunk as IndexEntry[]).splice(at, 0, entry);
+      return chunk as IndexEntry[];
+    }
+    const copy = new Array<IndexEntry>(chunk.length + 1);
+    for (let i = 0; i < at; i++) copy[i] = chunk[i]!;
+    copy[at] = entry;
+    for (let i = at; i < chunk.length; i++) copy[i + 1] = chunk[i]!;
+    this.#owned.add(copy);
+    chunks[c] = copy;
     return copy;
   }
 
@@ -411,8 +438,7 @@ export class IndexDraft {
     const c = chunkFor(list, entry, this.#sign);
     const at = lowerBound(list[c]!, entry, this.#sign);
     if (at >= list[c]!.length || list[c]![at]!.id !== entry.id) return false;
-    const chunk = this.#writable(c);
-    chunk.splice(at, 1);
+    const chunk = this.#removedAt(c, at);
     this.#size--;
     const chunks = this.#chunks!;
     if (chunk.length === 0) chunks.splice(c, 1);
@@ -436,9 +462,9 @@ export class IndexDraft {
       this.#chunks = [chunk];
       return;
     }
-    const c = chunkFor(this.#list(), entry, this.#sign);
-    const chunk = this.#writable(c);
-    chunk.splice(lowerBound(chunk, entry, this.#sign), 0, entry);
+    const list = this.#list();
+    const c = chunkFor(list, entry, this.#sign);
+    const chunk = this.#insertedAt(c, lowerBound(list[c]!, entry, this.#sign), entry);
     if (chunk.length > MAX_CHUNK) {
       const half = chunk.length >>> 1;
       const tail = chunk.slice(half);

@@ -38,11 +38,14 @@ import {
 import {
   buildSortColumn,
   catchUpSortColumn,
+  catchUpSortColumnJob,
+  catchUpSortColumns,
   catchUpView,
   narrowestSource,
   rebuildSortColumns,
   selectJob,
   sortColumnJob,
+  type SortColumn,
   type SortColumns,
 } from './sort-columns.ts';
 import type { SortedIndex } from './sorted-index.ts';
@@ -58,8 +61,9 @@ export interface ViewsState {
   /** Maintained table views by `orderViewKey`; the default view is always there. */
   orderViews: Readonly<Record<string, OrderViewEntry>>;
   /**
-   * Every order sorted by each column a view has used (`createdAt` always), maintained from the
-   * diffs: a new view is one pass over its column instead of a sort of every order.
+   * Every order sorted by each column a view has used (`createdAt` always), each as of a version
+   * of the orders and caught up on demand or when idle ({@link ViewsActions.catchUpSortColumns}):
+   * a new view is one pass over its column instead of a sort of every order.
    */
   sortColumns: SortColumns;
   /**
@@ -118,7 +122,7 @@ export function emptyViews(now: number): ViewsState {
     orderViews: {
       [key]: { key, spec, index: buildOrderIndex(viewDefOf(spec), orders), refs: 1, touched: 0 },
     },
-    sortColumns: { [spec.sort]: buildSortColumn(spec.sort, orders) },
+    sortColumns: { [spec.sort]: { index: buildSortColumn(spec.sort, orders), at: orders } },
     pendingViews: {},
     metricsAcc,
     metrics: metricsAcc.snapshot(now),
@@ -131,37 +135,84 @@ export function emptyViews(now: number): ViewsState {
   };
 }
 
+/** Whether a view shows every order (no filter, no search): its sort column itself. */
+const showsEveryOrder = (spec: OrderViewSpec) =>
+  orderViewKey({ sort: spec.sort, dir: spec.dir }) === orderViewKey(spec);
+
 /**
- * The pass that makes a view's rows (a job, see `sliced.ts`): its sort column itself when nothing
- * is filtered (read backwards for a descending view: no pass), else one ordered pass over the
- * narrowest maintained view it refines, or over the column (`column`: every view's column is
- * kept, so a view it refines has it too).
+ * The maintained view a new one narrows (see `narrowestSource`), or null when it is made from its
+ * sort column.
  */
-function viewPass(
-  spec: OrderViewSpec,
-  orders: EntityTable<Order>,
-  column: SortedIndex,
-  views: Iterable<OrderViewEntry>,
-): Job<SortedIndex> {
-  const def = viewDefOf(spec);
-  if (orderViewKey({ sort: spec.sort, dir: spec.dir }) === orderViewKey(spec))
-    return selectJob(column, def, orders, true);
-  return selectJob(narrowestSource(spec, views) ?? column, def, orders);
+function sourceViewOf(spec: OrderViewSpec, views: Iterable<OrderViewEntry>): SortedIndex | null {
+  return showsEveryOrder(spec) ? null : narrowestSource(spec, views);
 }
 
 /**
- * A view's rows made at once ({@link viewPass}), its sort column built first (with one sort)
- * when the desk has not sorted by it yet.
+ * The pass that makes a view's rows (a job, see `sliced.ts`) and the version of the orders they
+ * are of (`from`): its sort column itself when nothing is filtered (read backwards for a
+ * descending view: no pass), else one ordered pass over `source`, a maintained view it refines
+ * (of `shown`), or over the column (of the column's version). The caller catches the rows up
+ * from `from` ({@link catchUpView}).
+ */
+function viewPass(
+  spec: OrderViewSpec,
+  shown: EntityTable<Order>,
+  column: SortColumn,
+  source: SortedIndex | null,
+): { job: Job<SortedIndex>; from: EntityTable<Order> } {
+  const def = viewDefOf(spec);
+  if (showsEveryOrder(spec))
+    return { job: selectJob(column.index, def, column.at, true), from: column.at };
+  return source === null
+    ? { job: selectJob(column.index, def, column.at), from: column.at }
+    : { job: selectJob(source, def, shown), from: shown };
+}
+
+/** The column of `key` when it can be caught up to `shown` (of the same table), else undefined. */
+function usableColumn(
+  columns: SortColumns,
+  key: OrderSortKey,
+  shown: EntityTable<Order>,
+): SortColumn | undefined {
+  const column = columns[key];
+  return column !== undefined && column.at.lineage === shown.lineage ? column : undefined;
+}
+
+/**
+ * The columns with `column` for `key` when it is new or of a later version of the orders than the
+ * one held (the same object otherwise).
+ */
+function withColumn(columns: SortColumns, key: OrderSortKey, column: SortColumn): SortColumns {
+  const held = columns[key];
+  if (
+    held !== undefined &&
+    held.at.lineage === column.at.lineage &&
+    held.at.version >= column.at.version
+  )
+    return columns;
+  return { ...columns, [key]: column };
+}
+
+/**
+ * A view's rows made at once ({@link viewPass}) and caught up to `orders`; its sort column, when
+ * the view is made from it, built first (with one sort) when the desk has not sorted by it yet,
+ * or caught up with the orders, and returned to be kept.
  */
 function viewIndex(
   spec: OrderViewSpec,
   orders: EntityTable<Order>,
   columns: SortColumns,
   views: Iterable<OrderViewEntry>,
-): { index: SortedIndex; column: SortedIndex | null } {
-  const existing = columns[spec.sort];
-  const column = existing ?? buildSortColumn(spec.sort, orders);
-  return { index: drain(viewPass(spec, orders, column, views)), column: existing ? null : column };
+): { index: SortedIndex; column: SortColumn | null } {
+  const existing = usableColumn(columns, spec.sort, orders);
+  const source = sourceViewOf(spec, views);
+  const build = (): SortColumn => ({ index: buildSortColumn(spec.sort, orders), at: orders });
+  let column = existing ?? build();
+  if (source === null && column.at !== orders)
+    column = catchUpSortColumn(column, spec.sort, orders) ?? build();
+  const pass = viewPass(spec, orders, column, source);
+  const index = catchUpView(drain(pass.job), viewDefOf(spec), pass.from, orders)!;
+  return { index, column: column === existing ? null : column };
 }
 
 /**
@@ -223,7 +274,6 @@ export function updateViews(views: ViewsState, change: ViewsChange): Partial<Vie
   const derived = updateOrderDerived(views, shown.shown, shown.diffs, now);
   if (derived.board !== views.board) patch.board = derived.board;
   if (derived.orderViews !== views.orderViews) patch.orderViews = derived.orderViews;
-  if (derived.sortColumns !== views.sortColumns) patch.sortColumns = derived.sortColumns;
   if (derived.metricsAcc !== views.metricsAcc) {
     patch.metricsAcc = derived.metricsAcc;
     const metrics = publish(views.metrics, derived.metricsAcc, now);
@@ -297,6 +347,12 @@ export interface ViewsActions {
    */
   prepareSortColumns(keys?: readonly OrderSortKey[], budget?: number): OrderSortKey[];
   /**
+   * Brings every sort column up to date with the shown orders (a column of another table is
+   * dropped, to be built again when asked for); meant for idle time, so that the next view made
+   * from a column has little to catch up. Returns false when every column was already up to date.
+   */
+  catchUpSortColumns(): boolean;
+  /**
    * Makes the search text of the orders (`search-index.ts`: every name and email folded, per
    * chunk of the table) so that the first keystroke of a search does not; meant for idle time
    * after the load. In slices with a slice scheduler.
@@ -321,16 +377,24 @@ export function createViewsSlice(context: {
     /** Sort columns being built in slices, by key (see {@link columnJob}). */
     const columnBuilds = new Map<OrderSortKey, Job>();
 
-    /** Builds the sort column of `key` over the orders, caught up with them, and commits it. */
+    /** The column of `key` when there is one of the shown orders' table. */
+    const columnOf = (key: OrderSortKey) => usableColumn(get().sortColumns, key, get().shownOrders);
+
+    /** Keeps `column` for `key` when it is newer than the one held. */
+    const keepColumn = (key: OrderSortKey, column: SortColumn) => {
+      const next = withColumn(get().sortColumns, key, column);
+      if (next !== get().sortColumns) set({ sortColumns: next });
+    };
+
+    /** Builds the sort column of `key` over the orders (as of the build's start) and commits it. */
     function* buildColumn(key: OrderSortKey): Job {
-      while (!get().sortColumns[key]) {
+      while (!columnOf(key)) {
         const from = get().shownOrders;
-        const built = yield* sortColumnJob(key, from);
-        const caught = catchUpSortColumn(built, key, from, get().shownOrders);
-        if (caught === null) continue;
+        const index = yield* sortColumnJob(key, from);
+        if (get().shownOrders.lineage !== from.lineage) continue;
         set((draft) => {
-          if (!draft.sortColumns[key])
-            draft.sortColumns = castDraft({ ...draft.sortColumns, [key]: caught });
+          if (!columnOf(key))
+            draft.sortColumns = castDraft(withColumn(get().sortColumns, key, { index, at: from }));
         });
       }
     }
@@ -341,9 +405,9 @@ export function createViewsSlice(context: {
      * for again after a release, does not sort it a second time (a build left by every job is
      * taken up where it stopped).
      */
-    function* columnJob(key: OrderSortKey): Job<SortedIndex> {
+    function* columnJob(key: OrderSortKey): Job<SortColumn> {
       for (;;) {
-        const held = get().sortColumns[key];
+        const held = columnOf(key);
         if (held) return held;
         let build = columnBuilds.get(key);
         if (build === undefined) columnBuilds.set(key, (build = buildColumn(key)));
@@ -356,26 +420,38 @@ export function createViewsSlice(context: {
     function* viewJob(key: string, spec: OrderViewSpec): Job<SortedIndex> {
       const started = scheduler?.now() ?? 0;
       for (;;) {
-        if (!get().sortColumns[spec.sort]) {
-          yield* columnJob(spec.sort);
+        let column = columnOf(spec.sort);
+        if (!column) {
+          column = yield* columnJob(spec.sort);
           set((draft) => {
             const pending = draft.pendingViews[key];
             if (pending) pending.phase = 'filtering';
           });
         }
+        // A view made from its column: the column caught up first (and kept), so that the pass
+        // reads the orders as they are now (and the caches of their chunks).
+        if (
+          !sourceViewOf(spec, Object.values(get().orderViews)) &&
+          column.at !== get().shownOrders
+        ) {
+          const caught = yield* catchUpSortColumnJob(column, spec.sort, get().shownOrders);
+          if (caught === null) continue;
+          keepColumn(spec.sort, caught);
+          column = caught;
+        }
         const state = get();
-        const from = state.shownOrders;
-        const index = yield* viewPass(
+        const pass = viewPass(
           spec,
-          from,
-          state.sortColumns[spec.sort]!,
-          Object.values(state.orderViews),
+          state.shownOrders,
+          column,
+          sourceViewOf(spec, Object.values(state.orderViews)),
         );
+        const index = yield* pass.job;
         // A quick view (a pass over a prepared column) is published at once: the click's frame
         // shows its rows. A longer one is shown with these rows (a re-render, new rows laid
         // out) in a frame of its own, not in the one of the pass's last slice.
         if (scheduler !== null && scheduler.now() - started > QUICK_VIEW_MS) yield AFTER_FRAME;
-        const caught = catchUpView(index, viewDefOf(spec), from, get().shownOrders);
+        const caught = catchUpView(index, viewDefOf(spec), pass.from, get().shownOrders);
         if (caught !== null) return caught;
       }
     }
@@ -461,7 +537,7 @@ export function createViewsSlice(context: {
       jobs.set(key, run);
       set((draft) => {
         draft.pendingViews[key] = {
-          phase: draft.sortColumns[normalized.sort] ? 'filtering' : 'sorting',
+          phase: columnOf(normalized.sort) ? 'filtering' : 'sorting',
           refs: 1,
         };
       });
@@ -478,7 +554,7 @@ export function createViewsSlice(context: {
           acquireSliced(key, spec);
           return handleOf(key);
         }
-        let column: SortedIndex | null = null;
+        let column: SortColumn | null = null;
         const entry: OrderViewEntry | null = state.orderViews[key]
           ? null
           : (() => {
@@ -492,10 +568,10 @@ export function createViewsSlice(context: {
               column = built.column;
               return { key, spec: normalized, index: built.index, refs: 0, touched: seq };
             })();
-        const newColumn = column as SortedIndex | null;
+        const newColumn = column as SortColumn | null;
         set((draft) => {
-          if (newColumn && !draft.sortColumns[spec.sort])
-            draft.sortColumns = castDraft({ ...draft.sortColumns, [spec.sort]: newColumn });
+          if (newColumn)
+            draft.sortColumns = castDraft(withColumn(get().sortColumns, spec.sort, newColumn));
           if (entry && !draft.orderViews[key]) draft.orderViews[key] = castDraft(entry);
           const view = draft.orderViews[key]!;
           view.refs++;
@@ -506,7 +582,7 @@ export function createViewsSlice(context: {
 
       prepareSortColumns(keys = ORDER_SORT_KEYS, budget = Infinity) {
         if (scheduler !== null) {
-          const missing = keys.filter((key) => !get().sortColumns[key]);
+          const missing = keys.filter((key) => !columnOf(key));
           if (missing.length && (preparing === null || preparing.finished))
             preparing = runSliced(
               (function* () {
@@ -515,23 +591,31 @@ export function createViewsSlice(context: {
               () => {},
               scheduler,
             );
-          return keys.filter((key) => !get().sortColumns[key]);
+          return keys.filter((key) => !columnOf(key));
         }
         const started = context.now();
         const missing: OrderSortKey[] = [];
         for (const key of keys) {
-          if (get().sortColumns[key]) continue;
+          if (columnOf(key)) continue;
           if (context.now() - started >= budget) {
             missing.push(key);
             continue;
           }
-          const column = buildSortColumn(key, get().shownOrders);
+          const at = get().shownOrders;
+          const column: SortColumn = { index: buildSortColumn(key, at), at };
           set((draft) => {
-            if (!draft.sortColumns[key])
-              draft.sortColumns = castDraft({ ...draft.sortColumns, [key]: column });
+            if (!columnOf(key))
+              draft.sortColumns = castDraft(withColumn(get().sortColumns, key, column));
           });
         }
         return missing;
+      },
+
+      catchUpSortColumns() {
+        const columns = catchUpSortColumns(get().sortColumns, get().shownOrders);
+        if (columns === get().sortColumns) return false;
+        set({ sortColumns: columns });
+        return true;
       },
 
       prepareSearch() {

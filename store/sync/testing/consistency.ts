@@ -7,7 +7,7 @@ import {
   buildOrderIndex,
   type OrderSortKey,
 } from '../../views/order-views.ts';
-import { buildSortColumn, misplacedSlot } from '../../views/sort-columns.ts';
+import { buildSortColumn, catchUpSortColumn, misplacedSlot } from '../../views/sort-columns.ts';
 
 /**
  * How the store's maintained views differ from a rebuild from its shown orders (empty: none):
@@ -31,12 +31,20 @@ export function viewProblems(state: DeskState, now: number): string[] {
       problems.push(`view ${view.key} differs from a rebuild`);
   }
   for (const [key, column] of Object.entries(state.sortColumns)) {
-    const rebuilt = buildSortColumn(key as OrderSortKey, orders).toArray();
-    if (JSON.stringify(rebuilt) !== JSON.stringify(column.toArray()))
-      problems.push(`sort column ${key} differs from a rebuild`);
-    const misplaced = misplacedSlot(column, orders);
+    const sortKey = key as OrderSortKey;
+    const then = buildSortColumn(sortKey, column.at).toArray();
+    if (JSON.stringify(then) !== JSON.stringify(column.index.toArray()))
+      problems.push(`sort column ${key} differs from a rebuild over its version of the orders`);
+    const misplaced = misplacedSlot(column);
     if (misplaced !== null)
       problems.push(`sort column ${key}: the entry of ${misplaced} has not its order's slot`);
+    const caught = catchUpSortColumn(column, sortKey, orders);
+    if (caught === null) problems.push(`sort column ${key} is of another table of orders`);
+    else if (
+      JSON.stringify(caught.index.toArray()) !==
+      JSON.stringify(buildSortColumn(sortKey, orders).toArray())
+    )
+      problems.push(`sort column ${key} caught up differs from a rebuild`);
   }
   const metrics = MetricsAccumulator.build(orders.values(), now).snapshot(now);
   if (JSON.stringify(metrics) !== JSON.stringify(state.metricsAcc.snapshot(now)))

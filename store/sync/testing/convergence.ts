@@ -362,6 +362,7 @@ export async function runConvergence(
       if (h.slices && rng.chance(0.05))
         h.store.getState().prepareSortColumns([rng.pick(ORDER_SORT_KEYS)]);
       if (rng.chance(0.02)) h.store.getState().prepareSearch();
+      if (rng.chance(0.05)) h.store.getState().catchUpSortColumns();
       for (let i = rng.int(0, 3); i > 0 && h.slices; i--) h.slices.runNext();
       h.scheduler.runFrame();
     } else if (roll < 0.93) {
