@@ -14,6 +14,7 @@ import { DEMO_ACCOUNTS, DEMO_PRODUCTS } from './lib/demo-data.ts';
 import { generateOrder, orderTimes, type GeneratedOrder } from './lib/order-generator.ts';
 import { Random } from './lib/random.ts';
 import { schema, type AttributeSpec, type CollectionSpec } from './schema.ts';
+import { percentile } from './lib/stats.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -99,10 +100,6 @@ async function createCollection(databases: Databases, spec: CollectionSpec): Pro
       attributes: index.attributes,
     });
   }
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 function rate(count: number, ms: number): string {

@@ -10,6 +10,7 @@ import { numberArg, parseArgs } from './lib/env.ts';
 import { Provisioner } from './lib/provisioner.ts';
 import { Random } from './lib/random.ts';
 import { schema } from './schema.ts';
+import { percentile } from './lib/stats.ts';
 
 /**
  * `npm run bench:checkout -- [--orders 60] [--warmup 5] [--concurrent 50]`
@@ -33,15 +34,10 @@ import { schema } from './schema.ts';
  * p95 (scripts/lib/bench-checkout-browser.ts).
  */
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-}
-
 function summary(label: string, values: readonly number[]): string {
   const sorted = [...values].sort((a, b) => a - b);
   const f = (n: number) => n.toFixed(1).padStart(7);
-  return `${label.padEnd(40)} p50 ${f(percentile(sorted, 0.5))}  p95 ${f(percentile(sorted, 0.95))}  max ${f(sorted.at(-1)!)}  (ms, n=${sorted.length})`;
+  return `${label.padEnd(40)} p50 ${f(percentile(sorted, 50))}  p95 ${f(percentile(sorted, 95))}  max ${f(sorted.at(-1)!)}  (ms, n=${sorted.length})`;
 }
 
 /** A staff member's realtime socket on the orders: when each order was first seen paid. */

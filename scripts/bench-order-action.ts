@@ -6,6 +6,7 @@ import { COLLECTIONS, DATABASE_ID, DESK_TEAM_ID, FUNCTIONS } from '../domain/ids
 import { numberArg, parseArgs } from './lib/env.ts';
 import { Provisioner } from './lib/provisioner.ts';
 import { schema } from './schema.ts';
+import { percentile } from './lib/stats.ts';
 
 /**
  * `npm run bench:functions -- [--actions 240] [--warmup 24]`
@@ -19,12 +20,6 @@ import { schema } from './schema.ts';
  */
 
 const STEPS = ['claim', 'start', 'ready', 'fulfil'] as const;
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index]!;
-}
 
 function summary(label: string, values: readonly number[]): string {
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { LocalBackend, type StartedLocalBackend } from './lib/local-backend.ts';
 import { numberArg, parseArgs } from './lib/env.ts';
+import { percentile } from './lib/stats.ts';
 
 /**
  * `npm run bench:realtime -- [--sockets 100] [--writes 300] [--warmup 20] [--source auto|documents|teams]`
@@ -115,15 +116,10 @@ async function documentSource(api: Api): Promise<Source> {
   };
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-}
-
 function summary(values: number[]): string {
   const sorted = [...values].sort((a, b) => a - b);
   const f = (n: number) => n.toFixed(2).padStart(8);
-  return `p50 ${f(percentile(sorted, 0.5))}   p95 ${f(percentile(sorted, 0.95))}   max ${f(sorted.at(-1)!)}   (n=${sorted.length})`;
+  return `p50 ${f(percentile(sorted, 50))}   p95 ${f(percentile(sorted, 95))}   max ${f(sorted.at(-1)!)}   (n=${sorted.length})`;
 }
 
 /** One subscribed socket and the time each write's event reached it. */

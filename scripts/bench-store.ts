@@ -50,7 +50,7 @@ import {
 import { numberArg, parseArgs } from './lib/env.ts';
 import { cpuModel } from './lib/bench-record.ts';
 import { fastJsonBigint } from '../src/lib/json-bigint-fast.ts';
-import { median } from './lib/stats.ts';
+import { median, percentile } from './lib/stats.ts';
 
 /** The app's SDK parser: json-bigint with the native fast path the app's bundle aliases it to. */
 const JSONbig = fastJsonBigint({ useNativeBigInt: true });
@@ -519,11 +519,6 @@ interface ChildResult {
   count: number;
 }
 
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
-}
-
 function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
@@ -574,7 +569,7 @@ function runChild(peerName: PeerName, count: number): ChildResult {
   return {
     peer: peerName,
     apply100: median(apply100),
-    apply100p90: quantile(apply100, 0.9),
+    apply100p90: percentile(apply100, 90),
     batches,
     burst10k: median(bursts),
     sustained: events / (spent / 1000),
@@ -692,8 +687,8 @@ interface InteractionResult {
 
 function spread(values: number[]): Spread {
   return {
-    p50: quantile(values, 0.5),
-    p95: quantile(values, 0.95),
+    p50: percentile(values, 50),
+    p95: percentile(values, 95),
     max: Math.max(...values),
     n: values.length,
   };

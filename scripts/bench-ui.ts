@@ -19,6 +19,7 @@ import { cpuModel, recordEntry } from './lib/bench-record.ts';
 import { snapshotWriteSummary } from './lib/snapshot-writes.ts';
 import { describeCpuAnchor, measureCpuAnchor } from './lib/cpu-anchor.ts';
 import { splitSteadyPhase, type SteadyWindow } from './lib/steady-windows.ts';
+import { percentile } from './lib/stats.ts';
 
 /**
  * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 28] [--warmup 3] [--watch 8] [--traffic-nice 15] [--no-interactions] [--no-record] [--profile] [--profile-warm] [--profile-cold] [--profile-interactions] [--trace] [--trace-invalidations] [--trace-cold] [--trace-interactions] [--table-query QUERY] [--data DIR]`
@@ -122,14 +123,6 @@ const TARGETS = {
 };
 
 const log = (line: string) => console.log(`[bench:ui] ${line}`);
-
-function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[
-    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
-  ]!;
-}
 
 const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : 'n/a');
 
