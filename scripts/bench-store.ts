@@ -562,8 +562,10 @@ function runChild(peerName: PeerName, count: number): ChildResult {
   while (spent < 8_000 && events < 300_000) {
     spent += step(stream.batch(1000));
     // The idle work a second of traffic leaves (the desk does it every second) counts as spent.
-    if (peer.idle) idle.push(time(() => peer.idle!()));
-    spent += idle.at(-1) ?? 0;
+    if (peer.idle) {
+      idle.push(time(() => peer.idle!()));
+      spent += idle.at(-1)!;
+    }
     events += 1000;
   }
   return {

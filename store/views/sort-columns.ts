@@ -176,9 +176,22 @@ export function* catchUpSortColumnJob(
   to: EntityTable<Order>,
 ): Job<SortColumn | null> {
   if (column.at === to) return column;
-  if (column.at.lineage !== to.lineage || column.at.version > to.version) return null;
-  const diffs = to.changesSince(column.at);
-  if (diffs === null) return null;
+  const diffs = changesBetween(column.at, to);
+  return diffs === null ? null : yield* withDiffsJob(column, key, diffs, to);
+}
+
+/** The changes from `at` to `to`; null when `to` is not a later version of `at`. */
+function changesBetween(at: EntityTable<Order>, to: EntityTable<Order>): OrderDiff[] | null {
+  return at.version > to.version ? null : to.changesSince(at);
+}
+
+/** A column with the changes to `to` applied, a few hundred at a time (a job). */
+function* withDiffsJob(
+  column: SortColumn,
+  key: OrderSortKey,
+  diffs: readonly OrderDiff[],
+  to: EntityTable<Order>,
+): Job<SortColumn> {
   const draft = column.index.edit();
   for (let from = 0; from < diffs.length; from += DIFFS_PER_STEP) {
     if (from > 0) yield;
@@ -240,18 +253,9 @@ export function catchUpSortColumns(columns: SortColumns, to: EntityTable<Order>)
       continue;
     }
     changed = true;
-    if (!changes.has(column.at))
-      changes.set(
-        column.at,
-        column.at.lineage === to.lineage && column.at.version <= to.version
-          ? to.changesSince(column.at)
-          : null,
-      );
+    if (!changes.has(column.at)) changes.set(column.at, changesBetween(column.at, to));
     const diffs = changes.get(column.at);
-    if (!diffs) continue;
-    const draft = column.index.edit();
-    applyColumnDiffs(draft, sortKey, diffs, 0, diffs.length, to);
-    next[sortKey] = { index: draft.commit(), at: to };
+    if (diffs) next[sortKey] = drain(withDiffsJob(column, sortKey, diffs, to));
   }
   return changed ? next : columns;
 }

@@ -395,37 +395,24 @@ export class IndexDraft {
   }
 
   /**
-   * Chunk `c` without its entry at `at`: edited in place when this draft made it, else a copy
-   * made without it (copies are made at their exact size: a copy spliced afterwards would
-   * allocate its backing store a second time).
+   * Chunk `c` with `remove` entries taken out at `at` and `entry` (if any) put there, as
+   * `Array.splice` would: edited in place when this draft made it, else copied once with the edit
+   * at its exact size (a copy spliced afterwards would allocate its backing store a second time).
    */
-  #removedAt(c: number, at: number): IndexEntry[] {
+  #spliced(c: number, at: number, remove: 0 | 1, entry?: IndexEntry): IndexEntry[] {
     const chunks = (this.#chunks ??= this.#view.slice());
     const chunk = chunks[c]!;
     if (this.#owned.has(chunk)) {
-      (chunk as IndexEntry[]).splice(at, 1);
-      return chunk as IndexEntry[];
+      const owned = chunk as IndexEntry[];
+      if (entry === undefined) owned.splice(at, remove);
+      else owned.splice(at, remove, entry);
+      return owned;
     }
-    const copy = new Array<IndexEntry>(chunk.length - 1);
+    const copy = new Array<IndexEntry>(chunk.length - remove + (entry === undefined ? 0 : 1));
     for (let i = 0; i < at; i++) copy[i] = chunk[i]!;
-    for (let i = at + 1; i < chunk.length; i++) copy[i - 1] = chunk[i]!;
-    this.#owned.add(copy);
-    chunks[c] = copy;
-    return copy;
-  }
-
-  /** Chunk `c` with `entry` inserted at `at` (see {@link #removedAt}). */
-  #insertedAt(c: number, at: number, entry: IndexEntry): IndexEntry[] {
-    const chunks = (this.#chunks ??= this.#view.slice());
-    const chunk = chunks[c]!;
-    if (this.#owned.has(chunk)) {
-      (chunk as IndexEntry[]).splice(at, 0, entry);
-      return chunk as IndexEntry[];
-    }
-    const copy = new Array<IndexEntry>(chunk.length + 1);
-    for (let i = 0; i < at; i++) copy[i] = chunk[i]!;
-    copy[at] = entry;
-    for (let i = at; i < chunk.length; i++) copy[i + 1] = chunk[i]!;
+    let to = at;
+    if (entry !== undefined) copy[to++] = entry;
+    for (let i = at + remove; i < chunk.length; i++) copy[to++] = chunk[i]!;
     this.#owned.add(copy);
     chunks[c] = copy;
     return copy;
@@ -438,7 +425,7 @@ export class IndexDraft {
     const c = chunkFor(list, entry, this.#sign);
     const at = lowerBound(list[c]!, entry, this.#sign);
     if (at >= list[c]!.length || list[c]![at]!.id !== entry.id) return false;
-    const chunk = this.#removedAt(c, at);
+    const chunk = this.#spliced(c, at, 1);
     this.#size--;
     const chunks = this.#chunks!;
     if (chunk.length === 0) chunks.splice(c, 1);
@@ -464,7 +451,7 @@ export class IndexDraft {
     }
     const list = this.#list();
     const c = chunkFor(list, entry, this.#sign);
-    const chunk = this.#insertedAt(c, lowerBound(list[c]!, entry, this.#sign), entry);
+    const chunk = this.#spliced(c, lowerBound(list[c]!, entry, this.#sign), 0, entry);
     if (chunk.length > MAX_CHUNK) {
       const half = chunk.length >>> 1;
       const tail = chunk.slice(half);

@@ -391,11 +391,7 @@ export function createViewsSlice(context: {
       while (!columnOf(key)) {
         const from = get().shownOrders;
         const index = yield* sortColumnJob(key, from);
-        if (get().shownOrders.lineage !== from.lineage) continue;
-        set((draft) => {
-          if (!columnOf(key))
-            draft.sortColumns = castDraft(withColumn(get().sortColumns, key, { index, at: from }));
-        });
+        if (get().shownOrders.lineage === from.lineage) keepColumn(key, { index, at: from });
       }
     }
 
@@ -602,11 +598,7 @@ export function createViewsSlice(context: {
             continue;
           }
           const at = get().shownOrders;
-          const column: SortColumn = { index: buildSortColumn(key, at), at };
-          set((draft) => {
-            if (!columnOf(key))
-              draft.sortColumns = castDraft(withColumn(get().sortColumns, key, column));
-          });
+          keepColumn(key, { index: buildSortColumn(key, at), at });
         }
         return missing;
       },
