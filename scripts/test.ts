@@ -6,7 +6,8 @@ import { parseEnv } from 'node:util';
 import type { TargetStatus } from './lib/target-status.ts';
 import { PODMAN_SOCKET, preferPodmanSocket } from './lib/podman.ts';
 import { CHROMIUM_PATH } from './lib/env.ts';
-import { totalLine, vitestCounts, type VitestReport } from './lib/test-report.ts';
+import { SUITE_ERRORS_FILE_VARIABLE, type SuiteErrors } from './lib/suite-errors-reporter.ts';
+import { totalLine, vitestCounts, withSuiteErrors, type VitestReport } from './lib/test-report.ts';
 
 /**
  * `npm test`: every check CI runs, in order, streaming each tool's output, then one table of
@@ -111,7 +112,10 @@ function exec(
   });
 }
 
-/** Runs Vitest with its default reporter for people and its JSON reporter for the counts. */
+/**
+ * Runs Vitest with its default reporter for people, its JSON reporter for the counts and one
+ * for the errors of suites' hooks, which the JSON report leaves out.
+ */
 async function vitest(
   stage: Stage,
   args: string[],
@@ -120,15 +124,34 @@ async function vitest(
   const work = mkdtempSync(join(tmpdir(), `livedesk-${stage.id}-`));
   const json = join(work, 'report.json');
   const statusFile = join(work, 'status.json');
+  const suiteErrorsFile = join(work, 'suite-errors.json');
   try {
     const run = await exec(
       'vitest',
-      ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`],
-      { env: { ...env, LIVEDESK_STATUS_FILE: statusFile }, timeoutMs: stage.timeoutMs },
+      [
+        'run',
+        ...args,
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${json}`,
+        `--reporter=${join(ROOT, 'scripts/lib/suite-errors-reporter.ts')}`,
+      ],
+      {
+        env: {
+          ...env,
+          LIVEDESK_STATUS_FILE: statusFile,
+          [SUITE_ERRORS_FILE_VARIABLE]: suiteErrorsFile,
+        },
+        timeoutMs: stage.timeoutMs,
+      },
     );
-    const report = existsSync(json)
-      ? (JSON.parse(readFileSync(json, 'utf8')) as VitestReport)
+    const suiteErrors: SuiteErrors = existsSync(suiteErrorsFile)
+      ? (JSON.parse(readFileSync(suiteErrorsFile, 'utf8')) as SuiteErrors)
+      : { byFile: {}, unhandled: [] };
+    const reported = existsSync(json)
+      ? withSuiteErrors(JSON.parse(readFileSync(json, 'utf8')) as VitestReport, suiteErrors)
       : null;
+    const report = reported?.report ?? null;
     const status = existsSync(statusFile)
       ? (JSON.parse(readFileSync(statusFile, 'utf8')) as TargetStatus)
       : null;
@@ -136,7 +159,7 @@ async function vitest(
     const counts = counted
       ? { passed: counted.passed, failed: counted.failed, notRun: counted.notRun }
       : {};
-    const countNotes = counted?.notes ?? [];
+    const countNotes = [...(counted?.notes ?? []), ...(reported?.notes ?? [])];
     if (status && !status.ran)
       return {
         outcome: 'not run',

@@ -14,6 +14,7 @@ import {
   finishedExecution,
   functionUrl,
   poll,
+  tickMinute,
   tickScheduler,
 } from '../support/functions.ts';
 import { startOwnBackend } from '../support/own-backend.ts';
@@ -341,7 +342,7 @@ describe('functions: executions', () => {
   });
 
   it('keeps an execution scheduled for later until its time', async () => {
-    const at = new Date(Math.ceil((Date.now() + 120_000) / 60_000) * 60_000);
+    const at = tickMinute(3);
     const queued = await functions.createExecution({
       functionId,
       async: true,
@@ -360,7 +361,7 @@ describe('functions: executions', () => {
 
   it("runs a scheduled execution when the scheduler's tick reaches its minute", async (context) => {
     if (!isLocal()) context.skip('the scheduler tick switch exists only on the local backend');
-    const at = new Date(Math.ceil((Date.now() + 120_000) / 60_000) * 60_000);
+    const at = tickMinute(3);
     const queued = await functions.createExecution({
       functionId,
       async: true,
@@ -649,8 +650,7 @@ describe('functions: triggers', () => {
       execute: [],
       schedule: '* * * * *',
     });
-    // A minute well ahead, so the backend's own minute timer never fires the same one.
-    const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 60_000 * 5);
+    const minute = tickMinute(5);
     const ofMine = async (ids: string[]) =>
       (await functions.listExecutions({ functionId: id })).executions.filter((e) =>
         ids.includes(e.$id),
@@ -756,7 +756,7 @@ describe('functions: restarts', () => {
       timeout: 30,
       connection: own,
     });
-    const at = new Date(Math.ceil((Date.now() + 120_000) / 60_000) * 60_000);
+    const at = tickMinute(3);
     const scheduled = await functions.createExecution({
       functionId: id,
       async: true,

@@ -17,7 +17,7 @@ import {
 } from '../../domain/testing/expected-actions.ts';
 import { installBrowserGlobals, storage } from '../support/browser.ts';
 import { backend, beforeAllOnTarget, serverClient, webClient } from '../support/clients.ts';
-import { finishedExecution, tickScheduler } from '../support/functions.ts';
+import { finishedExecution, tickMinute, tickScheduler } from '../support/functions.ts';
 import { createWebUser, type WebUser } from '../support/realtime.ts';
 import { callFunction } from '../support/desk.ts';
 import { expireAll } from '../../functions/expire-pending/src/main.ts';
@@ -504,7 +504,7 @@ describe('expire-pending', () => {
       rev: 0,
       $createdAt: minutesAgo(45),
     });
-    const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 60_000 * 7);
+    const minute = tickMinute(7);
     const started = await tickScheduler(minute);
     const functions = new Functions(serverClient());
     const executions = await functions.listExecutions({ functionId: FUNCTIONS.expirePending });

@@ -134,6 +134,16 @@ export function finishedExecution(
   );
 }
 
+/**
+ * The start of the UTC minute `ahead` minutes from now (2 or more: the backend's own minute timer
+ * never reaches it first), moved off a quarter hour: a tick there would also fire desk-snapshot
+ * (every 15 minutes), whose run would change the file another suite is checking.
+ */
+export function tickMinute(ahead: number): Date {
+  const minute = Math.floor(Date.now() / 60_000) + ahead;
+  return new Date((minute % 15 === 0 ? minute + 1 : minute) * 60_000);
+}
+
 /** `POST /_emulator/functions/tick` on the local backend: runs the scheduler as of `at`. */
 export async function tickScheduler(
   at?: Date,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { stageTotals, totalLine, vitestCounts, type VitestReport } from './test-report.ts';
+import {
+  stageTotals,
+  totalLine,
+  vitestCounts,
+  withSuiteErrors,
+  type VitestReport,
+} from './test-report.ts';
 
 function report(files: VitestReport['testResults']): VitestReport {
   const tests = files.flatMap((file) => file.assertionResults);
@@ -68,6 +74,36 @@ describe('vitestCounts', () => {
     expect(complete.notes).toEqual([
       '2 test(s) did not run on a stage that should run all, counted as failed: e.int.test.ts test 1; e.int.test.ts test 2',
     ]);
+  });
+});
+
+describe('withSuiteErrors', () => {
+  it("fills in a failed file's empty message with its suite's error, and notes unhandled errors", () => {
+    const hook = file('g.int.test.ts', ['skipped', 'skipped']);
+    hook.status = 'failed';
+    const passed = file('h.int.test.ts', ['passed']);
+    const { report: filled, notes } = withSuiteErrors(report([hook, passed]), {
+      byFile: { [hook.name]: 'AppwriteException: timed out', [passed.name]: 'never shown' },
+      unhandled: ['TypeError: x is not a function'],
+    });
+    expect(filled.testResults.map((result) => result.message)).toEqual([
+      'AppwriteException: timed out',
+      '',
+    ]);
+    expect(vitestCounts(filled, true).notes[1]).toBe(
+      '1 outside their tests (counted as failed): suites/g.int.test.ts (AppwriteException: timed out)',
+    );
+    expect(notes).toEqual(['1 unhandled error(s): TypeError: x is not a function']);
+  });
+
+  it("keeps the JSON report's own message of a file", () => {
+    const broken = file('i.int.test.ts', [], 'Cannot find module y');
+    const { report: kept, notes } = withSuiteErrors(report([broken]), {
+      byFile: { [broken.name]: 'other' },
+      unhandled: [],
+    });
+    expect(kept.testResults[0]!.message).toBe('Cannot find module y');
+    expect(notes).toEqual([]);
   });
 });
 

@@ -1,3 +1,5 @@
+import type { SuiteErrors } from './suite-errors-reporter.ts';
+
 /** The parts of Vitest's JSON report (`--reporter=json`) that `npm test` reads. */
 export interface VitestReport {
   numPassedTests: number;
@@ -11,6 +13,25 @@ export interface VitestReport {
     message: string;
     assertionResults: { fullName: string; status: string; failureMessages?: string[] }[];
   }[];
+}
+
+/**
+ * The report with each failed file's message filled in from `errors` where Vitest's JSON report
+ * leaves it empty (a suite's hook failed), and a note of the run's unhandled errors.
+ */
+export function withSuiteErrors(
+  report: VitestReport,
+  errors: SuiteErrors,
+): { report: VitestReport; notes: string[] } {
+  const testResults = report.testResults.map((file) =>
+    file.status === 'failed' && !file.message && errors.byFile[file.name]
+      ? { ...file, message: errors.byFile[file.name]! }
+      : file,
+  );
+  const notes = errors.unhandled.length
+    ? [`${errors.unhandled.length} unhandled error(s): ${errors.unhandled.slice(0, 3).join('; ')}`]
+    : [];
+  return { report: { ...report, testResults }, notes };
 }
 
 /** Passed, failed and not-run counts of a stage (tests, or checks for a stage without tests). */
