@@ -13,13 +13,15 @@ const features = readdirSync(new URL('./src/features', import.meta.url), { withF
 /**
  * The store modules `desk-snapshot` imports: it writes the desk's snapshot in the store's own
  * format (list copies, the columnar codec, the file layout) and of the orders a desk holds (its
- * window), so that there is one format and one window, read back by the store. They hold no
- * React, zustand or browser code.
+ * window, read in its pages), so that there is one format, one window and one paging, read back
+ * by the store. They hold no React, zustand or browser code.
  */
 const snapshotFormatModules = [
   './sync/desk-window.ts',
   './sync/documents.ts',
+  './sync/pager.ts',
   './sync/persist.ts',
+  './sync/ports.ts',
   './sync/snapshot-file.ts',
 ];
 
@@ -99,7 +101,7 @@ const boundaries = [
     from: './store',
     except: snapshotFormatModules,
     message:
-      "desk-snapshot imports of the store only the snapshot's format and the desk's window (documents, persist, snapshot-file, desk-window).",
+      "desk-snapshot imports of the store only the snapshot's format, the desk's window and its paging (documents, persist, snapshot-file, desk-window, pager, ports).",
   },
   {
     target: './functions',

@@ -117,6 +117,7 @@ describe('import boundaries (eslint.config.js)', () => {
       ['functions/desk-snapshot/src/probe.ts', '../../../store/sync/persist.ts'],
       ['functions/desk-snapshot/src/probe.ts', '../../../store/sync/snapshot-file.ts'],
       ['functions/desk-snapshot/src/probe.ts', '../../../store/sync/desk-window.ts'],
+      ['functions/desk-snapshot/src/probe.ts', '../../../store/sync/pager.ts'],
       ['integration/suites/probe.ts', '../../scripts/lib/random.ts'],
       ['src/features/orders/probe.ts', '../../components/button.tsx'],
     ];

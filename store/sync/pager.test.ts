@@ -47,6 +47,50 @@ describe('cursorPages', () => {
     expect(new Set(pages.flat()).size).toBe(23);
   });
 
+  it('resumes after the last document of a page still there when the cursor was deleted', async () => {
+    for (const gone of [1, 3]) {
+      const { model } = server(23);
+      let reads = 0;
+      const deleting = {
+        list: (collection: 'orders', queries: readonly string[]) => {
+          // Before the second page: the last `gone` documents of the first are deleted.
+          if (++reads === 2) {
+            for (let i = 10 - gone; i < 10; i++)
+              model.write('orders', 'delete', `d${String(i).padStart(4, '0')}`, {});
+            model.commitDue(true);
+          }
+          return model.list(collection, queries);
+        },
+      };
+      const pages = await collect(
+        cursorPages(deleting, 'orders', [Query.orderAsc('$createdAt')], { pageSize: 10 }),
+      );
+      const expected = Array.from({ length: 23 }, (_, i) => `d${String(i).padStart(4, '0')}`);
+      expect(pages.flat()).toEqual(expected);
+      expect(pages[1]![0]).toBe('d0010');
+      expect(reads).toBe(3 + gone);
+    }
+  });
+
+  it('fails when every document of the page is gone, or on another error', async () => {
+    const { model } = server(23);
+    let reads = 0;
+    const emptied = {
+      list: (collection: 'orders', queries: readonly string[]) => {
+        if (++reads === 2) {
+          for (let i = 0; i < 10; i++)
+            model.write('orders', 'delete', `d${String(i).padStart(4, '0')}`, {});
+          model.commitDue(true);
+        }
+        return model.list(collection, queries);
+      },
+    };
+    await expect(
+      collect(cursorPages(emptied, 'orders', [], { pageSize: 10 })),
+    ).rejects.toMatchObject({ code: 400, type: 'general_cursor_not_found' });
+    expect(reads).toBe(11);
+  });
+
   it('makes no extra read after a short page', async () => {
     const { model } = server(20);
     await collect(cursorPages(model, 'orders', [], { pageSize: 10 }));

@@ -20,12 +20,18 @@ export interface PageOptions {
   firstPageSize?: number;
 }
 
+/** Whether `error` is the backend's answer to a `cursorAfter` naming a document that is gone. */
+export function isCursorGone(error: unknown): boolean {
+  return (error as { type?: unknown } | null)?.type === 'general_cursor_not_found';
+}
+
 /**
  * Pages through `collection` with `cursorAfter`, for orderings on attributes that never
  * change (`$createdAt`, `$sequence`): Appwrite resumes from the cursor document's *current*
  * values, which is only safe when they cannot have moved. Stops at a short page or at `max`.
  * The next page is requested before this one is handed over, so the server reads it while the
- * caller converts and applies this one.
+ * caller converts and applies this one. A page's last document deleted meanwhile is no cursor:
+ * the read resumes after the last one of the page still there (what follows it is the same).
  */
 export async function* cursorPages(
   port: SnapshotPort,
@@ -41,6 +47,15 @@ export async function* cursorPages(
       Query.limit(limit),
       ...(cursor === null ? [] : [Query.cursorAfter(cursor)]),
     ]);
+  const after = async (page: readonly DocumentMeta[], limit: number) => {
+    for (let i = page.length - 1; ; i--) {
+      try {
+        return await request(page[i]!.$id, limit);
+      } catch (error) {
+        if (i === 0 || !isCursorGone(error)) throw error;
+      }
+    }
+  };
   let read = 0;
   let limit = Math.min(options.firstPageSize ?? pageSize, pageSize, max);
   let next: ReturnType<typeof request> | null = request(null, limit);
@@ -52,7 +67,7 @@ export async function* cursorPages(
       const more = documents.length === limit && read < max;
       if (more) {
         limit = Math.min(pageSize, max - read);
-        next = request(documents[documents.length - 1]!.$id, limit);
+        next = after(documents, limit);
       }
       if (documents.length) yield documents;
     }

@@ -9,9 +9,8 @@ import {
   windowStart,
 } from '../../../store/sync/desk-window.ts';
 import { listOrderFromDocument, ORDER_LIST_SELECT } from '../../../store/sync/documents.ts';
-
-/** Orders per read: the backend's largest page. */
-export const PAGE_SIZE = 5000;
+import { cursorPages } from '../../../store/sync/pager.ts';
+import type { DocumentPage, SnapshotPort } from '../../../store/sync/ports.ts';
 
 const ORDERS = { databaseId: DATABASE_ID, collectionId: COLLECTIONS.orders } as const;
 
@@ -42,8 +41,8 @@ export async function readWatermark(client: Client): Promise<number> {
  * The orders a desk holds, as list copies (`listOrderFromDocument` of what `ORDER_LIST_SELECT`
  * reads): those created in the desk's window (the last `HISTORY_DAYS` at `now`, the newest
  * `MAX_ORDERS` of them) and the open and unpaid ones of any age, as a desk's first load reads
- * them. {@link PAGE_SIZE} a page with `cursorAfter` in an order that never changes for a
- * document; the next page is requested before this one is converted.
+ * them, in the desk's pages (`cursorPages`: in an order that never changes for a document, the
+ * next page requested before this one is converted, a deleted cursor passed over).
  */
 export async function readListOrders(client: Client, now = Date.now()): Promise<Order[]> {
   const since = new Date(windowStart(now, HISTORY_DAYS)).toISOString();
@@ -67,7 +66,7 @@ export async function readListOrders(client: Client, now = Date.now()): Promise<
   return orders;
 }
 
-/** Reads the orders `queries` match, at most `max`, into `out`. */
+/** Reads the orders `queries` match, at most `max`, into `out` (the desk's own paging). */
 async function readPages(
   client: Client,
   queries: readonly string[],
@@ -75,24 +74,17 @@ async function readPages(
   out: Order[],
 ): Promise<void> {
   const databases = new Databases(client);
-  const base = [...queries, Query.select([...ORDER_LIST_SELECT]), Query.limit(PAGE_SIZE)];
-  const read = (cursor: string | null) =>
-    databases.listDocuments({
-      ...ORDERS,
-      queries: cursor === null ? base : [...base, Query.cursorAfter(cursor)],
-      total: false,
-    });
-  let left = max;
-  let next: ReturnType<typeof read> | null = read(null);
-  try {
-    while (next) {
-      const documents = (await next).documents as unknown as DocumentMeta[];
-      const more = documents.length === PAGE_SIZE && left > documents.length;
-      next = more ? read(documents[documents.length - 1]!.$id) : null;
-      for (const document of documents.slice(0, left)) out.push(listOrderFromDocument(document));
-      left -= documents.length;
-    }
-  } finally {
-    next?.catch(() => {});
-  }
+  const port: SnapshotPort = {
+    list: async (_collection, pageQueries) =>
+      (await databases.listDocuments({
+        ...ORDERS,
+        queries: [...pageQueries],
+        total: false,
+      })) as unknown as DocumentPage,
+  };
+  const pages = cursorPages(port, 'orders', [...queries, Query.select([...ORDER_LIST_SELECT])], {
+    max,
+  });
+  for await (const documents of pages)
+    for (const document of documents) out.push(listOrderFromDocument(document));
 }

@@ -538,9 +538,9 @@ export class ModelServer implements RealtimePort, SnapshotPort {
     if (cursor !== null) {
       const at = docs.get(cursor);
       if (!at)
-        throw Object.assign(new Error('Document with the requested ID could not be found.'), {
-          code: 404,
-          type: 'document_not_found',
+        throw Object.assign(new Error(`Document '${cursor}' for the 'cursor' value not found.`), {
+          code: 400,
+          type: 'general_cursor_not_found',
           response: '',
         });
       rows = rows.filter((doc) => order(doc, at) > 0);
