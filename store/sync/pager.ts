@@ -21,7 +21,7 @@ export interface PageOptions {
 }
 
 /** Whether `error` is the backend's answer to a `cursorAfter` naming a document that is gone. */
-export function isCursorGone(error: unknown): boolean {
+function isCursorGone(error: unknown): boolean {
   return (error as { type?: unknown } | null)?.type === 'general_cursor_not_found';
 }
 

@@ -301,13 +301,62 @@ describe('table views in slices', () => {
     expect(store.getState().orderViews[view.key]).toBeDefined();
     expect(store.getState().sortColumns.status!.at).toBe(store.getState().shownOrders);
     expect(viewProblems(store.getState(), NOW)).toEqual([]);
-    // Idle catch-up: every column brought to the shown orders at once.
+    // Idle catch-up: every column brought to the shown orders, in slices.
     traffic(40);
+    const before = store.getState().sortColumns;
     expect(store.getState().catchUpSortColumns()).toBe(true);
+    expect(store.getState().catchUpSortColumns()).toBe(true);
+    slices.runAll();
+    expect(store.getState().sortColumns).not.toBe(before);
     expect(store.getState().catchUpSortColumns()).toBe(false);
     for (const column of Object.values(store.getState().sortColumns))
       expect(column.at).toBe(store.getState().shownOrders);
     expect(viewProblems(store.getState(), NOW)).toEqual([]);
+  });
+  it('keeps, after an idle catch-up in slices, a column a view caught up further meanwhile', () => {
+    const { store, slices, traffic } = setup(2000);
+    store.getState().prepareSortColumns(['status', 'totalCents']);
+    slices.runAll();
+    traffic(40);
+    expect(store.getState().catchUpSortColumns()).toBe(true);
+    // A view made from a column while the catch-up is under way catches it up further.
+    traffic(40);
+    store.getState().acquireOrderView({ sort: 'totalCents', dir: 'asc' });
+    slices.runAll();
+    const shown = store.getState().shownOrders;
+    expect(store.getState().sortColumns.totalCents!.at).toBe(shown);
+    expect(viewProblems(store.getState(), NOW)).toEqual([]);
+  });
+
+  it('keeps nothing of an idle catch-up in slices over a table of orders replaced meanwhile', () => {
+    const { store, slices } = setup(2000);
+    store.getState().prepareSortColumns(['status', 'totalCents']);
+    slices.runAll();
+    const first = store.getState().shownOrders;
+    const rng = new Prng(9);
+    // A change (an upsert: no tombstone, so the next load may replace the table).
+    const changed = first.values().next().value!;
+    store.getState().loadSnapshot({
+      orders: [
+        { ...changed, totalCents: 1, rev: changed.rev + 1, updatedAt: changed.updatedAt + 1 },
+      ],
+    });
+    expect(store.getState().catchUpSortColumns()).toBe(true);
+    store
+      .getState()
+      .loadSnapshot(
+        {
+          orders: Array.from({ length: 50 }, (_, i) =>
+            makeOrder(rng, { number: 5000 + i, createdAt: NOW, status: 'paid' }),
+          ),
+        },
+        { replace: true },
+      );
+    const lineage = store.getState().shownOrders.lineage;
+    expect(lineage).not.toBe(first.lineage);
+    slices.runAll();
+    for (const column of Object.values(store.getState().sortColumns))
+      expect(column.at.lineage).toBe(lineage);
   });
 });
 

@@ -242,6 +242,17 @@ function applyColumnDiffs(
  * dropped (to be built again when asked for). The same object when every column is of `to`.
  */
 export function catchUpSortColumns(columns: SortColumns, to: EntityTable<Order>): SortColumns {
+  return drain(catchUpSortColumnsJob(columns, to));
+}
+
+/**
+ * {@link catchUpSortColumns} as a job (see `sliced.ts`): a column at a time, a few hundred diffs
+ * at a time.
+ */
+export function* catchUpSortColumnsJob(
+  columns: SortColumns,
+  to: EntityTable<Order>,
+): Job<SortColumns> {
   const next: Partial<Record<OrderSortKey, SortColumn>> = {};
   const changes = new Map<EntityTable<Order>, OrderDiff[] | null>();
   let changed = false;
@@ -252,10 +263,11 @@ export function catchUpSortColumns(columns: SortColumns, to: EntityTable<Order>)
       next[sortKey] = column;
       continue;
     }
+    if (changed) yield;
     changed = true;
     if (!changes.has(column.at)) changes.set(column.at, changesBetween(column.at, to));
     const diffs = changes.get(column.at);
-    if (diffs) next[sortKey] = drain(withDiffsJob(column, sortKey, diffs, to));
+    if (diffs) next[sortKey] = yield* withDiffsJob(column, sortKey, diffs, to);
   }
   return changed ? next : columns;
 }

@@ -40,6 +40,7 @@ import {
   catchUpSortColumn,
   catchUpSortColumnJob,
   catchUpSortColumns,
+  catchUpSortColumnsJob,
   catchUpView,
   narrowestSource,
   rebuildSortColumns,
@@ -349,7 +350,9 @@ export interface ViewsActions {
   /**
    * Brings every sort column up to date with the shown orders (a column of another table is
    * dropped, to be built again when asked for); meant for idle time, so that the next view made
-   * from a column has little to catch up. Returns false when every column was already up to date.
+   * from a column has little to catch up. With a slice scheduler in slices (the first one now),
+   * each column kept unless a newer one was meanwhile. Returns false when every column was
+   * already up to date, true when a catch-up ran or is under way.
    */
   catchUpSortColumns(): boolean;
   /**
@@ -373,6 +376,7 @@ export function createViewsSlice(context: {
   return (set, get) => {
     const jobs = new Map<string, SlicedRun>();
     let preparing: SlicedRun | null = null;
+    let catchingUp: SlicedRun | null = null;
 
     /** Sort columns being built in slices, by key (see {@link columnJob}). */
     const columnBuilds = new Map<OrderSortKey, Job>();
@@ -604,9 +608,32 @@ export function createViewsSlice(context: {
       },
 
       catchUpSortColumns() {
-        const columns = catchUpSortColumns(get().sortColumns, get().shownOrders);
-        if (columns === get().sortColumns) return false;
-        set({ sortColumns: columns });
+        const columns = get().sortColumns;
+        const to = get().shownOrders;
+        if (scheduler === null) {
+          const caught = catchUpSortColumns(columns, to);
+          if (caught !== columns) set({ sortColumns: caught });
+          return caught !== columns;
+        }
+        if (catchingUp !== null && !catchingUp.finished) return true;
+        if (Object.values(columns).every((column) => column.at === to)) return false;
+        catchingUp = runSliced(
+          catchUpSortColumnsJob(columns, to),
+          (caught) => {
+            if (get().shownOrders.lineage !== to.lineage) return;
+            let next = get().sortColumns;
+            for (const key of ORDER_SORT_KEYS) {
+              const column = caught[key];
+              if (column) next = withColumn(next, key, column);
+              else if (columns[key] !== undefined && next[key] === columns[key]) {
+                next = { ...next };
+                delete next[key];
+              }
+            }
+            if (next !== get().sortColumns) set({ sortColumns: next });
+          },
+          scheduler,
+        );
         return true;
       },
 
