@@ -342,16 +342,14 @@ describe('table views in slices', () => {
       ],
     });
     expect(store.getState().catchUpSortColumns()).toBe(true);
-    store
-      .getState()
-      .loadSnapshot(
-        {
-          orders: Array.from({ length: 50 }, (_, i) =>
-            makeOrder(rng, { number: 5000 + i, createdAt: NOW, status: 'paid' }),
-          ),
-        },
-        { replace: true },
-      );
+    store.getState().loadSnapshot(
+      {
+        orders: Array.from({ length: 50 }, (_, i) =>
+          makeOrder(rng, { number: 5000 + i, createdAt: NOW, status: 'paid' }),
+        ),
+      },
+      { replace: true },
+    );
     const lineage = store.getState().shownOrders.lineage;
     expect(lineage).not.toBe(first.lineage);
     slices.runAll();
