@@ -274,10 +274,7 @@ function livedeskPeer(columns = false): Peer<RemoteChange[]> {
       events.map((e) => ({ collection: 'orders', kind: e.kind, record: e.record }) as RemoteChange),
     apply: (changes) => store.getState().applyRemote(changes, { eventsAt: NOW }),
     count: () => store.getState().orders.size,
-    // (A store of before the idle catch-up, as a baseline, keeps its columns in every batch.)
-    ...(columns && 'catchUpSortColumns' in store.getState()
-      ? { idle: () => void store.getState().catchUpSortColumns() }
-      : {}),
+    ...(columns ? { idle: () => void store.getState().catchUpSortColumns() } : {}),
   };
 }
 

@@ -39,7 +39,6 @@ import {
   buildSortColumn,
   catchUpSortColumn,
   catchUpSortColumnJob,
-  catchUpSortColumns,
   catchUpSortColumnsJob,
   catchUpView,
   narrowestSource,
@@ -351,7 +350,7 @@ export interface ViewsActions {
    * Brings every sort column up to date with the shown orders (a column of another table is
    * dropped, to be built again when asked for); meant for idle time, so that the next view made
    * from a column has little to catch up. With a slice scheduler in slices (the first one now),
-   * each column kept unless a newer one was meanwhile. Returns false when every column was
+   * else at once; each column kept unless a newer one was meanwhile. Returns false when every column was
    * already up to date, true when a catch-up ran or is under way.
    */
   catchUpSortColumns(): boolean;
@@ -610,11 +609,6 @@ export function createViewsSlice(context: {
       catchUpSortColumns() {
         const columns = get().sortColumns;
         const to = get().shownOrders;
-        if (scheduler === null) {
-          const caught = catchUpSortColumns(columns, to);
-          if (caught !== columns) set({ sortColumns: caught });
-          return caught !== columns;
-        }
         if (catchingUp !== null && !catchingUp.finished) return true;
         if (Object.values(columns).every((column) => column.at === to)) return false;
         catchingUp = runSliced(
