@@ -53,7 +53,7 @@ export function Toolbar({
           id="orders-search"
           className="input"
           type="search"
-          placeholder="Number, customer or email"
+          placeholder="Number, name or email"
           value={text}
           onChange={(e) => search(e.target.value)}
         />
@@ -85,29 +85,31 @@ export function Toolbar({
           ))}
         </select>
       </div>
-      <div className="field">
-        <label className="field__label" htmlFor="from-filter">
-          From
-        </label>
-        <input
-          id="from-filter"
-          className="input"
-          type="date"
-          value={query.from ?? ''}
-          onChange={(e) => onChange({ ...query, from: e.target.value || null })}
-        />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor="to-filter">
-          To
-        </label>
-        <input
-          id="to-filter"
-          className="input"
-          type="date"
-          value={query.to ?? ''}
-          onChange={(e) => onChange({ ...query, to: e.target.value || null })}
-        />
+      <div className="toolbar__dates">
+        <div className="field">
+          <label className="field__label" htmlFor="from-filter">
+            From
+          </label>
+          <input
+            id="from-filter"
+            className="input"
+            type="date"
+            value={query.from ?? ''}
+            onChange={(e) => onChange({ ...query, from: e.target.value || null })}
+          />
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor="to-filter">
+            To
+          </label>
+          <input
+            id="to-filter"
+            className="input"
+            type="date"
+            value={query.to ?? ''}
+            onChange={(e) => onChange({ ...query, to: e.target.value || null })}
+          />
+        </div>
       </div>
       <span className="toolbar__count" data-testid="orders-count" aria-live="polite">
         {shown === total
