@@ -73,6 +73,7 @@ export type {
   RealtimeEvent,
 } from './sync/ports.ts';
 export { defaultFrameScheduler } from './sync/ports.ts';
+export { inputFirstFrameScheduler } from './sync/input-first.ts';
 export {
   lastEventAgeSeconds,
   secondsUntilRetry,

@@ -8,7 +8,7 @@ import {
   createAppwriteFiles,
   createAppwriteTransport,
   createDeskStore,
-  defaultFrameScheduler,
+  inputFirstFrameScheduler,
   downloadServerSnapshot,
   idbSnapshots,
   lastSnapshotKey,
@@ -115,7 +115,7 @@ export function createAppDeskStore(actor: Actor): DeskStore {
   const fullSync = hasAtLeast(actor.role, 'manager')
     ? (['products', 'exports', 'members', 'presence'] as const)
     : (['products', 'members', 'presence'] as const);
-  const scheduler = defaultFrameScheduler();
+  const scheduler = inputFirstFrameScheduler();
   return createDeskStore({
     actor,
     sync: {
