@@ -603,7 +603,8 @@ export class FunctionsStore {
     this.records.saveExecution(execution);
     this.publish(execution, 'update');
     if (execution.status === 'failed') {
-      const reason = firstLine(execution.errors);
+      // A function that failed on purpose (a 503 asking to be called again) says why in its log.
+      const reason = firstLine(execution.errors) || lastLine(execution.logs);
       console.error(
         `[functions] ${execution.functionId}: execution ${execution.id} failed (${execution.responseStatusCode})${reason ? `: ${reason}` : ''}`,
       );
@@ -862,7 +863,14 @@ export class FunctionsStore {
 
 /** The first non-empty line of `text`, cut to 300 characters (for one-line log entries). */
 function firstLine(text: string): string {
-  const line = text.split('\n').find((candidate) => candidate.trim() !== '') ?? '';
+  return clipped(text.split('\n').find((candidate) => candidate.trim() !== '') ?? '');
+}
+
+function lastLine(text: string): string {
+  return clipped(text.split('\n').findLast((candidate) => candidate.trim() !== '') ?? '');
+}
+
+function clipped(line: string): string {
   return line.length > 300 ? `${line.slice(0, 300)}…` : line.trim();
 }
 
