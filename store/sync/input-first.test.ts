@@ -100,6 +100,19 @@ describe('inputFirstFrameScheduler', () => {
     expect(flushedAt).toEqual([]);
   });
 
+  it('gives a second scheduler of the same page the same inputs (one desk after another)', () => {
+    const frames = new Frames();
+    const inputs = new EventTarget();
+    inputFirstFrameScheduler(frames, inputs);
+    const later = inputFirstFrameScheduler(frames, inputs);
+    const flushedAt: number[] = [];
+    later.schedule(() => flushedAt.push(frames.time));
+    inputs.dispatchEvent(new Event('keydown'));
+    frames.frame();
+    frames.frame();
+    expect(flushedAt).toEqual([32]);
+  });
+
   it('ignores events that are not a person’s input', () => {
     const { frames, schedule, input, flushedAt } = setup();
     schedule();

@@ -8,7 +8,7 @@ export interface FramePort {
 }
 
 /** The inputs of a person that get the next frame to themselves. */
-export const PERSON_INPUTS = ['pointerdown', 'keydown', 'click', 'input'] as const;
+const PERSON_INPUTS = ['pointerdown', 'keydown', 'click', 'input'];
 
 /** An input this recent (ms) when a flush is due makes it wait a frame. */
 const RECENT_INPUT_MS = 50;
@@ -23,22 +23,17 @@ export function inputFirstFrameScheduler(
   frames: FramePort = browserFrames(),
   inputs: EventTarget | null = typeof window === 'undefined' ? null : window,
 ): FrameScheduler {
-  let lastInputAt = -Infinity;
+  const lastInput = inputs ? lastInputOf(inputs, frames) : { at: -Infinity };
   let waitedForInputAt = -Infinity;
-  const noteInput = () => {
-    lastInputAt = frames.now();
-  };
-  for (const type of PERSON_INPUTS)
-    inputs?.addEventListener(type, noteInput, { capture: true, passive: true });
   return {
     schedule(callback) {
       let waited = false;
       const run = () => {
         const inputPending =
-          lastInputAt > waitedForInputAt && frames.now() - lastInputAt < RECENT_INPUT_MS;
+          lastInput.at > waitedForInputAt && frames.now() - lastInput.at < RECENT_INPUT_MS;
         if (!waited && inputPending) {
           waited = true;
-          waitedForInputAt = lastInputAt;
+          waitedForInputAt = lastInput.at;
           handle = frames.request(run);
           return;
         }
@@ -48,6 +43,22 @@ export function inputFirstFrameScheduler(
       return () => frames.cancel(handle);
     },
   };
+}
+
+const lastInputs = new WeakMap<EventTarget, { at: number }>();
+
+/** When the last input reached `inputs` (listened to once per target, however many schedulers). */
+function lastInputOf(inputs: EventTarget, frames: FramePort): { at: number } {
+  const last = lastInputs.get(inputs);
+  if (last) return last;
+  const tracked = { at: -Infinity };
+  const note = () => {
+    tracked.at = frames.now();
+  };
+  for (const type of PERSON_INPUTS)
+    inputs.addEventListener(type, note, { capture: true, passive: true });
+  lastInputs.set(inputs, tracked);
+  return tracked;
 }
 
 function browserFrames(): FramePort {
