@@ -11,6 +11,7 @@ import { schema } from '../../scripts/schema.ts';
 import { installBrowserGlobals } from '../support/browser.ts';
 import { loadSize } from '../support/load-size.ts';
 import { backend, serverClient } from '../support/clients.ts';
+import { allDocuments } from '../support/databases.ts';
 import { orderData } from '../support/desk.ts';
 import { startOwnBackend } from '../support/own-backend.ts';
 import { createWebUser, type WebUser } from '../support/realtime.ts';
@@ -164,16 +165,12 @@ describe('chaos: writes through the functions while the backend is killed', () =
       queries: [Query.equal('$id', orderIds), Query.limit(ORDERS)],
     });
     const drift = await auditOrders(admin, documents as unknown as OrderDocument[]);
-    const notes = await databases.listDocuments({
-      databaseId: DATABASE_ID,
-      collectionId: COLLECTIONS.notes,
-      queries: [Query.limit(5000)],
-    });
-    const stored = new Map(notes.documents.map((note) => [note.$id, note]));
+    const notes = await allDocuments(databases, DATABASE_ID, COLLECTIONS.notes);
+    const stored = new Map(notes.map((note) => [note.$id, note]));
     const lost = [...acknowledged.notes.keys()].filter((id) => !stored.has(id));
     const unremoved = [...acknowledged.removed].filter((id) => stored.get(id)?.deleted !== true);
     console.log(
-      `[chaos] ${rounds} rounds of kill -9 (seed ${SEED}): acknowledged ${acknowledged.notes.size} notes, ${acknowledged.removed.size} removals, ${acknowledged.actions} order actions; notes stored ${notes.total}; drift found ${drift.length}; acknowledged but lost ${lost.length + unremoved.length}`,
+      `[chaos] ${rounds} rounds of kill -9 (seed ${SEED}): acknowledged ${acknowledged.notes.size} notes, ${acknowledged.removed.size} removals, ${acknowledged.actions} order actions; notes stored ${notes.length}; drift found ${drift.length}; acknowledged but lost ${lost.length + unremoved.length}`,
     );
     expect(drift).toEqual([]);
     // The repairer, looking at every change of the run, finds nothing either.

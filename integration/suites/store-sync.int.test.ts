@@ -1,5 +1,5 @@
 import { Presences, Realtime, Teams as WebTeams } from 'appwrite';
-import { Databases, Query, Teams, type Client } from 'node-appwrite';
+import { Databases, Teams, type Client } from 'node-appwrite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_PRODUCTS } from '../../scripts/lib/demo-data.ts';
 import { generateOrder, type GeneratedOrder } from '../../scripts/lib/order-generator.ts';
@@ -31,6 +31,7 @@ import {
 import { viewProblems } from '../../store/testing.ts';
 import { installBrowserGlobals, sleep, until } from '../support/browser.ts';
 import { backend, serverClient } from '../support/clients.ts';
+import { allDocuments } from '../support/databases.ts';
 import { startOwnBackend } from '../support/own-backend.ts';
 import { createWebUser } from '../support/realtime.ts';
 import type { StartedBackend } from '../targets/types.ts';
@@ -107,19 +108,11 @@ async function bulkCreate(
 
 /** Every order on the backend, read with the API key (cursor pagination; nothing changes now). */
 async function readAllOrders(databases: Databases): Promise<OrderDocument[]> {
-  const out: OrderDocument[] = [];
-  let cursor: string | null = null;
-  for (;;) {
-    const page: { documents: unknown[] } = await databases.listDocuments({
-      databaseId: DATABASE_ID,
-      collectionId: COLLECTIONS.orders,
-      queries: [Query.limit(1000), ...(cursor ? [Query.cursorAfter(cursor)] : [])],
-    });
-    const documents = page.documents as OrderDocument[];
-    out.push(...documents);
-    if (documents.length < 1000) return out;
-    cursor = documents.at(-1)!.$id;
-  }
+  return (await allDocuments(
+    databases,
+    DATABASE_ID,
+    COLLECTIONS.orders,
+  )) as unknown as OrderDocument[];
 }
 
 /**

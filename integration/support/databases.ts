@@ -1,4 +1,4 @@
-import { AppwriteException, Databases, type Client } from 'node-appwrite';
+import { AppwriteException, Databases, Query, type Client, type Models } from 'node-appwrite';
 import type { BackendConnection } from '../targets/types.ts';
 import { backend, serverClient, uniqueTestId } from './clients.ts';
 
@@ -166,4 +166,28 @@ export async function raw(
 /** A `Databases` service for a client. */
 export function databasesFor(client: Client): Databases {
   return new Databases(client);
+}
+
+/**
+ * Every document of a collection, read in pages of 1,000 with `cursorAfter` (a single list answers
+ * at most a page, and its `total` stops counting at 5,000). For a collection nothing writes to
+ * meanwhile.
+ */
+export async function allDocuments(
+  databases: Databases,
+  databaseId: string,
+  collectionId: string,
+): Promise<Models.DefaultDocument[]> {
+  const out: Models.DefaultDocument[] = [];
+  let cursor: string | null = null;
+  for (;;) {
+    const page: Models.DocumentList<Models.DefaultDocument> = await databases.listDocuments({
+      databaseId,
+      collectionId,
+      queries: [Query.limit(1000), ...(cursor ? [Query.cursorAfter(cursor)] : [])],
+    });
+    out.push(...page.documents);
+    if (page.documents.length < 1000) return out;
+    cursor = page.documents.at(-1)!.$id;
+  }
 }
