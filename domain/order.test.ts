@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ITEMS_SUMMARY_MAX, itemsSummary, itemsSummaryOfStored, type OrderItem } from './order.ts';
+import {
+  CHOOSABLE_STATUSES,
+  ITEMS_SUMMARY_MAX,
+  ORDER_STATUSES,
+  itemsSummary,
+  itemsSummaryOfStored,
+  type OrderItem,
+} from './order.ts';
 
 const line = (name: string, qty: number): OrderItem => ({
   productId: name.toLowerCase(),
@@ -37,5 +44,14 @@ describe('itemsSummaryOfStored', () => {
     expect(itemsSummaryOfStored('{')).toBe('');
     expect(itemsSummaryOfStored('{"a":1}')).toBe('');
     expect(itemsSummaryOfStored(null)).toBe('');
+  });
+});
+
+describe('CHOOSABLE_STATUSES', () => {
+  it('offers every status an order can have once paid, each once, the workflow first', () => {
+    expect([...CHOOSABLE_STATUSES].sort()).toEqual(
+      ORDER_STATUSES.filter((status) => status !== 'pending_payment').sort(),
+    );
+    expect(CHOOSABLE_STATUSES.slice(0, 4)).toEqual(['paid', 'preparing', 'ready', 'fulfilled']);
   });
 });

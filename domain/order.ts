@@ -28,6 +28,20 @@ export const ORDER_STATUSES = [
 /** Where an order is in its life. */
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/**
+ * The statuses a person filters the orders table or an export by, in the order both show them:
+ * the workflow, then how an order ended (orders never paid are left out).
+ */
+export const CHOOSABLE_STATUSES: readonly OrderStatus[] = [
+  'paid',
+  'preparing',
+  'ready',
+  'fulfilled',
+  'canceled',
+  'refunded',
+  'payment_failed',
+];
+
 /** Statuses in which the desk works an order. */
 export const OPEN_STATUSES: readonly OrderStatus[] = ['paid', 'preparing', 'ready'];
 

@@ -10,17 +10,6 @@ export interface ExportForm {
   assignee: string;
 }
 
-/** The statuses a person can choose (orders never paid are not exported by default). */
-export const EXPORT_STATUSES: readonly OrderStatus[] = [
-  'paid',
-  'preparing',
-  'ready',
-  'fulfilled',
-  'canceled',
-  'refunded',
-  'payment_failed',
-];
-
 function localDay(ms: number): string {
   const date = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, '0');

@@ -6,6 +6,7 @@ import { StatusChips } from '../../components/status-chips.tsx';
 import type { ExportJob } from '../../../domain/entities.ts';
 import type { ExportFilter } from '../../../domain/exports.ts';
 import { BUCKETS } from '../../../domain/ids.ts';
+import { CHOOSABLE_STATUSES } from '../../../domain/order.ts';
 import {
   useConfirmedMembers,
   useExportJobs,
@@ -18,7 +19,6 @@ import {
 } from '../../../store/index.ts';
 import { formatCount, formatDateTime } from '../../lib/format.ts';
 import {
-  EXPORT_STATUSES,
   defaultExportForm,
   describeExportFilter,
   exportFilterOf,
@@ -151,7 +151,7 @@ function NewExport() {
               Status <span className="muted">(none chosen: all)</span>
             </>
           }
-          statuses={EXPORT_STATUSES}
+          statuses={CHOOSABLE_STATUSES}
           chosen={form.statuses}
           onToggle={toggle}
         />

@@ -1,13 +1,9 @@
 import { useState } from 'react';
-import { ORDER_STATUSES, type OrderStatus } from '../../../domain/order.ts';
+import { CHOOSABLE_STATUSES, type OrderStatus } from '../../../domain/order.ts';
 import { StatusChips } from '../../components/status-chips.tsx';
 import { formatCount } from '../../lib/format.ts';
 import type { TeamMember } from '../../../store/index.ts';
 import type { TableQuery } from './table-query.ts';
-
-const FILTER_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter(
-  (s) => s !== 'pending_payment',
-);
 
 /** Filters and search of the orders table; every change goes to the URL. */
 export function Toolbar({
@@ -61,7 +57,7 @@ export function Toolbar({
       <StatusChips
         id="status-filter"
         label="Status"
-        statuses={FILTER_STATUSES}
+        statuses={CHOOSABLE_STATUSES}
         chosen={query.statuses}
         onToggle={toggleStatus}
       />
