@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   firstName,
+  shortName,
   formatAge,
   formatClock,
   formatDateTime,
@@ -38,6 +39,16 @@ describe('names', () => {
     expect(initials('Sim Kim (simulated)')).toBe('SK');
     expect(initials('Émile Zola')).toBe('ÉZ');
     expect(firstName('Ana Silva')).toBe('Ana');
+  });
+
+  it('calls a person by first name, with an initial when a teammate shares it', () => {
+    const team = ['Ana Silva', 'Sim Kim (simulated)', 'Sim Lou (simulated)', 'Ben Okafor'];
+    expect(shortName('Ana Silva', team)).toBe('Ana');
+    expect(shortName('Sim Kim (simulated)', team)).toBe('Sim K.');
+    expect(shortName('Sim Lou (simulated)', team)).toBe('Sim L.');
+    expect(shortName('Ana Costa', ['Ana Silva', 'Ana Costa'])).toBe('Ana C.');
+    expect(shortName('Ana', ['Ana', 'Ana Silva'])).toBe('Ana');
+    expect(shortName('Ben Okafor', [])).toBe('Ben');
   });
 });
 

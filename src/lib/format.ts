@@ -88,3 +88,14 @@ export function initials(name: string): string {
 export function firstName(name: string): string {
   return name.trim().split(/\s+/)[0] ?? name;
 }
+
+/**
+ * What a card calls a person: the first name, with the next word's initial when someone else
+ * in `team` (their names) has the same first name: `Sim Kim` beside `Sim Lou` → `Sim K.`.
+ */
+export function shortName(name: string, team: readonly string[]): string {
+  const first = firstName(name);
+  const shared = team.some((other) => other.trim() !== name.trim() && firstName(other) === first);
+  const initial = name.trim().split(/\s+/)[1]?.match(/\p{L}/u)?.[0];
+  return shared && initial ? `${first} ${initial.toUpperCase()}.` : first;
+}

@@ -33,6 +33,7 @@ import {
 } from '../selectors/orders.ts';
 import {
   selectConfirmedMembers,
+  selectMemberNames,
   selectMembers,
   selectViewers,
   type Viewer,
@@ -331,6 +332,11 @@ export function useMembers(): readonly TeamMember[] {
 /** The members who accepted, by name. */
 export function useConfirmedMembers(): readonly TeamMember[] {
   return useDeskStore(selectConfirmedMembers);
+}
+
+/** The members' names, for telling apart people who share a first name. */
+export function useMemberNames(): readonly string[] {
+  return useDeskStore(selectMemberNames);
 }
 
 /** The catalog, by `sortOrder` then name. */

@@ -2,10 +2,10 @@ import { memo } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
 import { formatMoney } from '../../../domain/money.ts';
 import { formatOrderNumber } from '../../../domain/order.ts';
-import { firstName, formatAge } from '../../lib/format.ts';
+import { formatAge, shortName } from '../../lib/format.ts';
 import { paths } from '../../lib/paths.ts';
 import { Link } from '../../lib/router.tsx';
-import { useIsPending, useOrder } from '../../../store/index.ts';
+import { useIsPending, useMemberNames, useOrder } from '../../../store/index.ts';
 
 const LATE_MS = 15 * 60_000;
 
@@ -13,6 +13,7 @@ const LATE_MS = 15 * 60_000;
 export const OrderCard = memo(function OrderCard({ id, now }: { id: string; now: number }) {
   const order = useOrder(id);
   const pending = useIsPending(id);
+  const team = useMemberNames();
   if (!order) return null;
   const since =
     order.status === 'fulfilled'
@@ -42,7 +43,7 @@ export const OrderCard = memo(function OrderCard({ id, now }: { id: string; now:
         {order.assigneeName ? (
           <span className="card__assignee">
             <Avatar name={order.assigneeName} id={order.assigneeId ?? undefined} size="sm" />
-            {firstName(order.assigneeName)}
+            {shortName(order.assigneeName, team)}
           </span>
         ) : (
           <span className="card__unassigned">Unclaimed</span>

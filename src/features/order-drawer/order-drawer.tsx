@@ -22,13 +22,14 @@ import {
   useDeskStore,
   useFailure,
   useIsPending,
+  useMemberNames,
   useOrderDetail,
   useRunning,
   useViewers,
   useViewOrder,
   type Viewer,
 } from '../../../store/index.ts';
-import { firstName, formatClock, formatDateTime } from '../../lib/format.ts';
+import { formatClock, formatDateTime, shortName } from '../../lib/format.ts';
 import { navigateBack, useLocation } from '../../lib/router.tsx';
 import { Attachments } from './attachments.tsx';
 import { ACTION_LABEL, ACTION_ORDER, describeActivity, primaryAction } from './labels.ts';
@@ -158,8 +159,9 @@ function Assignee({ order }: { order: Order }) {
 }
 
 function PresenceList({ viewers }: { viewers: readonly Viewer[] }) {
+  const team = useMemberNames();
   if (viewers.length === 0) return null;
-  const names = viewers.map((v) => firstName(v.name));
+  const names = viewers.map((v) => shortName(v.name, team));
   const text =
     names.length === 1
       ? `${names[0]} is viewing`
