@@ -42,12 +42,14 @@ describe('names', () => {
   });
 
   it('calls a person by first name, with an initial when a teammate shares it', () => {
-    const team = ['Ana Silva', 'Sim Kim (simulated)', 'Sim Lou (simulated)', 'Ben Okafor'];
+    const team = ['Ana Silva', 'Sim Kim (simulated)', 'Sim Lou (simulated)', 'Ben Okafor'].map(
+      (name) => ({ name }),
+    );
     expect(shortName('Ana Silva', team)).toBe('Ana');
     expect(shortName('Sim Kim (simulated)', team)).toBe('Sim K.');
     expect(shortName('Sim Lou (simulated)', team)).toBe('Sim L.');
-    expect(shortName('Ana Costa', ['Ana Silva', 'Ana Costa'])).toBe('Ana C.');
-    expect(shortName('Ana', ['Ana', 'Ana Silva'])).toBe('Ana');
+    expect(shortName('Ana Costa', [{ name: 'Ana Silva' }, { name: 'Ana Costa' }])).toBe('Ana C.');
+    expect(shortName('Ana', [{ name: 'Ana' }, { name: 'Ana Silva' }])).toBe('Ana');
     expect(shortName('Ben Okafor', [])).toBe('Ben');
   });
 });

@@ -91,11 +91,13 @@ export function firstName(name: string): string {
 
 /**
  * What a card calls a person: the first name, with the next word's initial when someone else
- * in `team` (their names) has the same first name: `Sim Kim` beside `Sim Lou` → `Sim K.`.
+ * in `team` has the same first name: `Sim Kim` beside `Sim Lou` → `Sim K.`.
  */
-export function shortName(name: string, team: readonly string[]): string {
+export function shortName(name: string, team: readonly { name: string }[]): string {
   const first = firstName(name);
-  const shared = team.some((other) => other.trim() !== name.trim() && firstName(other) === first);
+  const shared = team.some(
+    (other) => other.name.trim() !== name.trim() && firstName(other.name) === first,
+  );
   const initial = name.trim().split(/\s+/)[1]?.match(/\p{L}/u)?.[0];
   return shared && initial ? `${first} ${initial.toUpperCase()}.` : first;
 }

@@ -33,7 +33,6 @@ import {
 } from '../selectors/orders.ts';
 import {
   selectConfirmedMembers,
-  selectMemberNames,
   selectMembers,
   selectViewers,
   type Viewer,
@@ -332,11 +331,6 @@ export function useMembers(): readonly TeamMember[] {
 /** The members who accepted, by name. */
 export function useConfirmedMembers(): readonly TeamMember[] {
   return useDeskStore(selectConfirmedMembers);
-}
-
-/** The members' names, for telling apart people who share a first name. */
-export function useMemberNames(): readonly string[] {
-  return useDeskStore(selectMemberNames);
 }
 
 /** The catalog, by `sortOrder` then name. */

@@ -52,18 +52,6 @@ export function selectConfirmedMembers(state: DeskState): readonly TeamMember[] 
   return list;
 }
 
-const namesCache = new WeakMap<readonly TeamMember[], readonly string[]>();
-
-/** The members' names (the same array until the members change). */
-export function selectMemberNames(state: DeskState): readonly string[] {
-  let names = namesCache.get(state.memberList);
-  if (!names) {
-    names = state.memberList.map((member) => member.name);
-    namesCache.set(state.memberList, names);
-  }
-  return names;
-}
-
 /** The signed-in actor, or null. */
 export function selectActor(state: DeskState): Actor | null {
   return state.actor;

@@ -5,7 +5,7 @@ import { formatOrderNumber } from '../../../domain/order.ts';
 import { formatAge, shortName } from '../../lib/format.ts';
 import { paths } from '../../lib/paths.ts';
 import { Link } from '../../lib/router.tsx';
-import { useIsPending, useMemberNames, useOrder } from '../../../store/index.ts';
+import { useIsPending, useMembers, useOrder } from '../../../store/index.ts';
 
 const LATE_MS = 15 * 60_000;
 
@@ -13,7 +13,7 @@ const LATE_MS = 15 * 60_000;
 export const OrderCard = memo(function OrderCard({ id, now }: { id: string; now: number }) {
   const order = useOrder(id);
   const pending = useIsPending(id);
-  const team = useMemberNames();
+  const team = useMembers();
   if (!order) return null;
   const since =
     order.status === 'fulfilled'

@@ -22,7 +22,7 @@ import {
   useDeskStore,
   useFailure,
   useIsPending,
-  useMemberNames,
+  useMembers,
   useOrderDetail,
   useRunning,
   useViewers,
@@ -159,7 +159,7 @@ function Assignee({ order }: { order: Order }) {
 }
 
 function PresenceList({ viewers }: { viewers: readonly Viewer[] }) {
-  const team = useMemberNames();
+  const team = useMembers();
   if (viewers.length === 0) return null;
   const names = viewers.map((v) => shortName(v.name, team));
   const text =

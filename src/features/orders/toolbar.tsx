@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { CHOOSABLE_STATUSES, type OrderStatus } from '../../../domain/order.ts';
+import { TextField } from '../../components/field.tsx';
 import { StatusChips } from '../../components/status-chips.tsx';
 import { formatCount } from '../../lib/format.ts';
 import type { TeamMember } from '../../../store/index.ts';
@@ -82,30 +83,18 @@ export function Toolbar({
         </select>
       </div>
       <div className="toolbar__dates">
-        <div className="field">
-          <label className="field__label" htmlFor="from-filter">
-            From
-          </label>
-          <input
-            id="from-filter"
-            className="input"
-            type="date"
-            value={query.from ?? ''}
-            onChange={(e) => onChange({ ...query, from: e.target.value || null })}
-          />
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor="to-filter">
-            To
-          </label>
-          <input
-            id="to-filter"
-            className="input"
-            type="date"
-            value={query.to ?? ''}
-            onChange={(e) => onChange({ ...query, to: e.target.value || null })}
-          />
-        </div>
+        <TextField
+          label="From"
+          type="date"
+          value={query.from ?? ''}
+          onChange={(e) => onChange({ ...query, from: e.target.value || null })}
+        />
+        <TextField
+          label="To"
+          type="date"
+          value={query.to ?? ''}
+          onChange={(e) => onChange({ ...query, to: e.target.value || null })}
+        />
       </div>
       <span className="toolbar__count" data-testid="orders-count" aria-live="polite">
         {shown === total
