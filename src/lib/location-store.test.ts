@@ -7,6 +7,7 @@ function fixture(start = '/') {
   let at = 0;
   const written: HistoryWrite[] = [];
   const frames: (() => void)[] = [];
+  const waits: ('idle' | 'still')[] = [];
   let popstate: (() => void) | null = null;
   const store = new LocationStore({
     read: () => history[at]!.to,
@@ -18,7 +19,10 @@ function fixture(start = '/') {
         at += 1;
       }
     },
-    later: (run) => frames.push(run),
+    later: (run, wait) => {
+      frames.push(run);
+      waits.push(wait);
+    },
     pushedFrom: () => history[at]!.from,
     back: () => {
       popstate = () => {
@@ -41,7 +45,7 @@ function fixture(start = '/') {
     popstate = null;
   };
   const entries = () => history.map((entry) => entry.to);
-  return { store, entries, written, paint, back, pop, at: () => at };
+  return { store, entries, written, frames, waits, paint, back, pop, at: () => at };
 }
 
 describe('LocationStore', () => {
@@ -82,6 +86,27 @@ describe('LocationStore', () => {
       { to: '/orders/o1?q=exam&tab=notes', replace: false, from: '/orders?q=exam' },
     ]);
     expect(entries()).toEqual(['/orders?q=exam', '/orders/o1?q=exam&tab=notes']);
+  });
+
+  it('writes only once the address is still: a word typed letter by letter is one write', () => {
+    const { store, written, frames, paint } = fixture('/orders');
+    store.navigate('/orders?q=e', true);
+    const firstWait = frames.shift()!;
+    store.navigate('/orders?q=ex', true);
+    firstWait();
+    expect(written).toEqual([]);
+    expect(store.current()).toBe('/orders?q=ex');
+    paint();
+    expect(written).toEqual([{ to: '/orders?q=ex', replace: true }]);
+  });
+
+  it('waits for a still address for replaces only: an added entry is written when idle', () => {
+    const { store, waits, paint } = fixture('/orders');
+    store.navigate('/orders?sort=total', true);
+    paint();
+    store.navigate('/orders/o1?sort=total', false);
+    store.navigate('/orders/o1?sort=total&tab=notes', true);
+    expect(waits).toEqual(['still', 'idle', 'idle']);
   });
 
   it('does nothing when already at the address, written or not', () => {

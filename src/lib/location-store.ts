@@ -15,9 +15,11 @@ export interface LocationPorts {
   write(entry: HistoryWrite): void;
   /**
    * Runs `run` once the frame showing the navigation has been painted and the page has a moment
-   * to spare (the history is written then).
+   * to spare (the history is written then); with `wait` `'still'`, once the address has also not
+   * changed for a moment (a later call of `later` is the change: the earlier `run` then finds
+   * itself stale and writes nothing).
    */
-  later(run: () => void): void;
+  later(run: () => void, wait: 'idle' | 'still'): void;
   /** The address the current entry was added from by {@link HistoryWrite} `from`, or null. */
   pushedFrom(): string | null;
   /** Goes back one entry (the browser then reports it: {@link LocationStore.moved}). */
@@ -29,12 +31,16 @@ export interface LocationPorts {
  * (what renders reads it) and writes the history entries `later`, in order, a replace folded
  * into the entry written before it: Chromium's `history.replaceState` took 0.3–18 ms of a click
  * on the busy desk, `pushState` 0.7 ms median and 8.5 ms p95 on an idle page, so a sort, a
- * filter or a search typed letter by letter is one write, after its result is on screen.
+ * filter or a search typed letter by letter is one write, after its result is on screen. Replaces
+ * alone wait until the address is still (sorts clicked through or a word typed are one write);
+ * an added entry is written as soon as the page is idle, so that the browser's Back soon after
+ * it returns to the entry before.
  */
 export class LocationStore {
   readonly #ports: LocationPorts;
   #ahead: string | null = null;
   #pending: HistoryWrite[] = [];
+  #navigations = 0;
   readonly #listeners = new Set<() => void>();
 
   constructor(ports: LocationPorts) {
@@ -57,8 +63,14 @@ export class LocationStore {
     this.#ahead = to;
     const last = this.#pending.at(-1);
     if (replace && last) last.to = to;
-    else if (this.#pending.push(replace ? { to, replace } : { to, replace, from }) === 1)
-      this.#ports.later(() => this.flush());
+    else this.#pending.push(replace ? { to, replace } : { to, replace, from });
+    const navigation = ++this.#navigations;
+    this.#ports.later(
+      () => {
+        if (navigation === this.#navigations) this.flush();
+      },
+      this.#pending.some((entry) => !entry.replace) ? 'idle' : 'still',
+    );
     this.#notify();
   }
 
@@ -86,6 +98,7 @@ export class LocationStore {
 
   /** Writes the pending history entries now (a page being left keeps its address). */
   flush(): void {
+    if (this.#pending.length === 0) return;
     const pending = this.#pending;
     this.#pending = [];
     for (const entry of pending) this.#ports.write(entry);

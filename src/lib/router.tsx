@@ -4,10 +4,14 @@ import { LocationStore } from './location-store.ts';
 /** The longest the browser's history lags the app's address on a page that is never idle (ms). */
 const HISTORY_WRITE_WITHIN_MS = 1000;
 
+/** How long the address stays unchanged before a sort, filter or search is written (ms). */
+const ADDRESS_STILL_MS = 400;
+
 /**
  * A small history router: the URL is the state; `navigate()` pushes or replaces it and every
  * `useLocation()` re-renders. The browser's history is written once the page is idle after the
- * navigation ({@link LocationStore}). Route matching is {@link matchPath} in paths.ts.
+ * navigation, a sort, filter or search once its address has been still for a moment
+ * ({@link LocationStore}). Route matching is {@link matchPath} in paths.ts.
  */
 const appLocation =
   typeof window === 'undefined'
@@ -18,12 +22,16 @@ const appLocation =
           replace
             ? window.history.replaceState(window.history.state, '', to)
             : window.history.pushState({ from }, '', to),
-        later: (run) => {
-          // No frames in a hidden page: written in a task then.
-          if (document.visibilityState === 'hidden') setTimeout(run, 0);
-          else if (typeof requestIdleCallback !== 'function')
-            requestAnimationFrame(() => setTimeout(run, 0));
-          else requestIdleCallback(run, { timeout: HISTORY_WRITE_WITHIN_MS });
+        later: (run, wait) => {
+          const whenIdle = () => {
+            // No frames in a hidden page: written in a task then.
+            if (document.visibilityState === 'hidden') setTimeout(run, 0);
+            else if (typeof requestIdleCallback !== 'function')
+              requestAnimationFrame(() => setTimeout(run, 0));
+            else requestIdleCallback(run, { timeout: HISTORY_WRITE_WITHIN_MS });
+          };
+          if (wait === 'still') setTimeout(whenIdle, ADDRESS_STILL_MS);
+          else whenIdle();
         },
         pushedFrom: () => {
           const state: unknown = window.history.state;
