@@ -156,6 +156,23 @@ describe('files in the desk (browser): attachments, product images, exports', ()
     await ana.context.close();
   });
 
+  it('refuses a file whose content is not what its name says, without offering to try again, and leaves nothing behind', async () => {
+    const order = await createPaidOrder(e2e().backend, 'Disguised Customer');
+    const ana = await signedIn(browser, 'ana', `/orders/${order.id}`);
+    await ana.page.getByRole('button', { name: 'Choose files' }).waitFor();
+    const disguised = join(dir, 'disguised.pdf');
+    writeFileSync(disguised, Buffer.alloc(4096, 0x00));
+    await ana.page.getByLabel('Attach files').setInputFiles(disguised);
+    const refused = ana.page.getByTestId('upload').filter({ hasText: 'disguised.pdf' });
+    await refused.getByText(PRODUCT_MESSAGE).waitFor();
+    expect(await refused.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    await expect.poll(() => filesNamed('disguised.pdf')).toEqual([]);
+    expect(await attachmentsOf(order.id)).toEqual([]);
+    await ana.page.getByRole('button', { name: 'Dismiss disguised.pdf' }).click();
+    await refused.waitFor({ state: 'detached' });
+    await ana.context.close();
+  });
+
   it('lets a manager upload a product image and see its thumbnail', async () => {
     const marco = await signedIn(browser, 'manager', '/products');
     const row = marco.page.getByTestId('product-row').first();

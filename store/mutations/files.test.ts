@@ -254,6 +254,29 @@ describe('uploadAttachments', () => {
     expect(state().uploads).toEqual({});
     expect(state().attachments.get('f2')).toBeDefined();
   });
+
+  it('offers no retry for a refusal the same file meets again, deleting a file refused at attach', async () => {
+    const { files, state } = setup();
+    const refusal = () => new AppError('UPLOAD_TYPE', 'Files up to 50 MB: images, PDF or text.');
+    state().uploadAttachments('o1', [file('scan.pdf', 10), file('fake.pdf', 10)]);
+    files.uploads[0]!.failWith(refusal());
+    files.attachError = refusal();
+    files.uploads[1]!.finish();
+    await tick();
+    expect(state().uploads.f1).toMatchObject({ status: 'failed', retry: null });
+    expect(state().uploads.f2).toMatchObject({ status: 'failed', retry: null });
+    expect(state().uploads.f2!.error?.code).toBe('UPLOAD_TYPE');
+    expect(files.calls.filter((c) => c.method === 'deleteFile')).toEqual([
+      { method: 'deleteFile', args: ['attachments', 'f2'] },
+    ]);
+    state().retryUpload('f2');
+    state().dismissUpload('f1');
+    state().dismissUpload('f2');
+    await tick();
+    expect(files.methods().filter((m) => m === 'attach')).toHaveLength(1);
+    expect(files.methods().filter((m) => m === 'deleteFile')).toHaveLength(1);
+    expect(state().uploads).toEqual({});
+  });
 });
 
 describe('removeAttachment, startExport, product images', () => {

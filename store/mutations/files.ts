@@ -59,6 +59,13 @@ function changesOf(collection: SyncedCollection, doc: DocumentMeta): RemoteChang
   return record === null ? [] : [{ collection, kind: 'upsert', record } as RemoteChange];
 }
 
+/** Refusals the same file meets again however often it is sent: not offered to try again. */
+const FINAL_REFUSALS: ReadonlySet<AppError['code']> = new Set([
+  'UPLOAD_TYPE',
+  'UPLOAD_TOO_LARGE',
+  'FORBIDDEN',
+]);
+
 function bucketOf(purpose: UploadPurpose): string {
   return purpose.kind === 'attachment' ? BUCKETS.attachments : BUCKETS.productImages;
 }
@@ -113,7 +120,11 @@ export function createFilesSlice(context: FilesContext): DeskSlice<FilesActions>
             void files.deleteFile(BUCKETS.productImages, previous).catch(() => {});
         }
       } catch (thrown) {
-        fail(id, toAppError(thrown, 'attach files'), 'attach');
+        const error = toAppError(thrown, 'attach files');
+        if (!FINAL_REFUSALS.has(error.code)) return fail(id, error, 'attach');
+        // Never to be attached: the file sent is deleted now, not left in the bucket.
+        void files.deleteFile(bucketOf(upload.purpose), id).catch(() => {});
+        fail(id, error, null);
       }
     };
 
@@ -133,7 +144,8 @@ export function createFilesSlice(context: FilesContext): DeskSlice<FilesActions>
       } catch (thrown) {
         tasks.delete(id);
         if (thrown instanceof UploadCanceled || get().uploads[id]?.status === 'canceling') return;
-        return fail(id, toAppError(thrown, 'upload files'), 'upload');
+        const error = toAppError(thrown, 'upload files');
+        return fail(id, error, FINAL_REFUSALS.has(error.code) ? null : 'upload');
       }
       tasks.delete(id);
       if (get().uploads[id]?.status !== 'uploading') return;
