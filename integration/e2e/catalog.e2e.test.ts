@@ -24,6 +24,8 @@ describe('the catalog (browser)', () => {
     await form.getByRole('button', { name: 'Add product' }).click();
     const cortado = rows.filter({ hasText: 'Cortado' });
     await cortado.waitFor();
+    expect(await form.getByRole('status').innerText()).toBe('Cortado is in the catalog.');
+    expect(await form.getByLabel('Name').inputValue()).toBe('');
     expect(await cortado.innerText()).toContain('€3.40');
 
     await cortado.getByRole('button', { name: 'Edit Cortado' }).click();

@@ -181,14 +181,20 @@ function ProductForm({
 }) {
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<Partial<Record<keyof Draft, string>>>({});
-  const set = (key: keyof Draft) => (e: { target: { value: string } }) =>
+  const [added, setAdded] = useState<string | null>(null);
+  const set = (key: keyof Draft) => (e: { target: { value: string } }) => {
+    setAdded(null);
     setDraft((d) => ({ ...d, [key]: e.target.value }));
+  };
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    setAdded(null);
     const result = validate(draft);
     setErrors(result.errors);
     if (Object.keys(result.errors).length || result.cents === null) return;
-    if ((await onSave(draft, result.cents)) && !onCancel) setDraft(EMPTY);
+    if (!(await onSave(draft, result.cents)) || onCancel) return;
+    setDraft(EMPTY);
+    setAdded(`${draft.name.trim()} is in the catalog.`);
   };
   return (
     <form className="panel" onSubmit={(e) => void submit(e)} noValidate aria-label={title}>
@@ -220,6 +226,11 @@ function ProductForm({
           )}
         </span>
       </div>
+      {added && (
+        <p className="muted" role="status" style={{ marginTop: 10, fontSize: 13 }}>
+          {added}
+        </p>
+      )}
     </form>
   );
 }
