@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCheckout, priceCart } from './cart.ts';
+import { checkCheckout, priceCart, summarizeCart } from './cart.ts';
 import type { Product } from './entities.ts';
 import { AppError } from './errors.ts';
 
@@ -170,5 +170,29 @@ describe('checkCheckout', () => {
       'customerName',
       'customerEmail',
     ]);
+  });
+});
+
+describe('summarizeCart', () => {
+  it('counts the items and totals them at the catalog’s prices, in the catalog’s currency', () => {
+    const lines = [
+      { productId: 'latte', qty: 2 },
+      { productId: 'croissant', qty: 1 },
+      { productId: 'gone', qty: 3 },
+    ];
+    expect(summarizeCart(lines, CATALOG)).toEqual({
+      itemCount: 6,
+      totalCents: 2 * 350 + 220,
+      currency: 'eur',
+    });
+    expect(summarizeCart([{ productId: 'bagel', qty: 1 }], CATALOG).currency).toBe('usd');
+  });
+
+  it('is empty for no lines, in the fallback currency', () => {
+    expect(summarizeCart([], CATALOG, 'gbp')).toEqual({
+      itemCount: 0,
+      totalCents: 0,
+      currency: 'gbp',
+    });
   });
 });

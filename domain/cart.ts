@@ -22,6 +22,36 @@ export interface PricedCart {
   currency: string;
 }
 
+/** A cart at a glance, as the shop shows it: how many items, their total and its currency. */
+export interface CartSummary {
+  itemCount: number;
+  totalCents: number;
+  currency: string;
+}
+
+/**
+ * Counts and totals a cart's lines at the catalog's prices (a line whose product left the menu
+ * counts as an item at no price); the currency of the first product found, else `fallback`.
+ */
+export function summarizeCart(
+  lines: readonly CartLine[],
+  catalog: readonly Product[],
+  fallback = 'eur',
+): CartSummary {
+  const byId = new Map(catalog.map((product) => [product.id, product]));
+  let itemCount = 0;
+  let totalCents = 0;
+  let currency: string | null = null;
+  for (const line of lines) {
+    const product = byId.get(line.productId);
+    itemCount += line.qty;
+    if (!product) continue;
+    totalCents += product.priceCents * line.qty;
+    currency ??= product.currency;
+  }
+  return { itemCount, totalCents, currency: currency ?? fallback };
+}
+
 /** What `checkout` receives: the cart and who is paying. */
 export interface CheckoutRequest {
   items: CartLine[];

@@ -269,6 +269,30 @@ describe('card payments: the shop, order tracking and refunds (browser)', () => 
     await expect.poll(async () => cents(await metric.innerText())).toBe(before + 1080);
   });
 
+  it('on a phone, keeps the order in sight at the bottom while the cart is below the menu', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const page = await context.newPage();
+    await page.route('https://js.stripe.com/**', (route) => route.abort());
+    await page.goto(`${e2e().appUrl}/shop`);
+    await page.getByRole('button', { name: 'Add Latte' }).click();
+    await page.getByRole('button', { name: 'One Latte more' }).click();
+    const bar = page.getByRole('region', { name: 'Your order at a glance' });
+    const latte = await page.getByRole('listitem', { name: 'Latte' }).innerText();
+    const price = /€\d+\.\d\d/.exec(latte)![0];
+    const twice = `€${(2 * Number(price.slice(1))).toFixed(2)}`;
+    expect(await bar.getByTestId('cart-bar-summary').innerText()).toBe(`2 items · ${twice}`);
+    await screenshot(page, 'shop-phone-cart-bar');
+    await bar.getByRole('button', { name: 'Review order' }).click();
+    await bar.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('cart-title');
+    expect(await page.getByTestId('cart-total').innerText()).toBe(twice);
+    await context.close();
+  });
+
   it("refuses another customer's track page", async () => {
     const { orderId } = await paidOrder(browser, 'Owen Owner');
     const other = await customer(browser);

@@ -1,13 +1,15 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import type { Product } from '../../../domain/entities.ts';
 import { formatMoney } from '../../../domain/money.ts';
+import { summarizeCart } from '../../../domain/cart.ts';
 import { LIMITS } from '../../../domain/validation.ts';
 import { useShop, useShopActions, type PendingCheckout } from '../../../store/index.ts';
 import { navigate } from '../../lib/router.tsx';
 import { paths } from '../../lib/paths.ts';
+import { CartBar } from './cart-bar.tsx';
 import { PaymentForm } from './payment-form.tsx';
 
 /** `/shop`: the catalog, the cart with the customer's name and email, and the card checkout. */
@@ -15,6 +17,7 @@ export function ShopPage() {
   const catalog = useShop((s) => s.catalog);
   const checkout = useShop((s) => s.checkout);
   const { loadCatalog } = useShopActions();
+  const cart = useRef<HTMLElement>(null);
 
   useEffect(() => {
     void loadCatalog();
@@ -55,7 +58,7 @@ export function ShopPage() {
             </ul>
           )}
         </section>
-        <aside className="shop__cart" aria-labelledby="cart-title">
+        <aside className="shop__cart" aria-labelledby="cart-title" ref={cart}>
           {checkout.status === 'open' && checkout.pending?.clientSecret ? (
             <Checkout pending={checkout.pending as PendingCheckout & { clientSecret: string }} />
           ) : (
@@ -63,6 +66,7 @@ export function ShopPage() {
           )}
         </aside>
       </main>
+      <CartBar cart={cart} />
     </div>
   );
 }
@@ -145,8 +149,10 @@ function Cart() {
       })),
     [cart.lines, products],
   );
-  const total = lines.reduce((sum, l) => sum + (l.product?.priceCents ?? 0) * l.qty, 0);
-  const currency = lines.find((l) => l.product)?.product?.currency ?? 'eur';
+  const { totalCents: total, currency } = useMemo(
+    () => summarizeCart(cart.lines, products),
+    [cart.lines, products],
+  );
 
   return (
     <form
@@ -157,7 +163,7 @@ function Cart() {
         void startCheckout();
       }}
     >
-      <h2 id="cart-title" className="shop__title">
+      <h2 id="cart-title" className="shop__title" tabIndex={-1}>
         Your order
       </h2>
       {lines.length === 0 ? (
@@ -236,7 +242,7 @@ function Checkout({ pending }: { pending: PendingCheckout & { clientSecret: stri
   const { closeCheckout, paymentSucceeded } = useShopActions();
   return (
     <div className="checkout">
-      <h2 id="cart-title" className="shop__title">
+      <h2 id="cart-title" className="shop__title" tabIndex={-1}>
         Pay by card
       </h2>
       <PaymentForm key={pending.clientSecret} pending={pending} onPaid={paymentSucceeded} />
