@@ -358,7 +358,7 @@ describe('the desk with several people at once (browser)', () => {
     expect(await pill.count()).toBe(0);
   });
 
-  it('lays the header out without overlap for a manager from 1920 down to 1000 px', async () => {
+  it('lays the header out without overlap for a manager from 1920 down to a tablet’s 768 px, the connection always in sight', async () => {
     // Boxes of the nav, each metric (label and value), the connection badge and the user menu.
     const boxes = () =>
       marco.page.evaluate(() =>
@@ -386,7 +386,7 @@ describe('the desk with several people at once (browser)', () => {
           .filter((box) => box.shown),
       );
     await marco.page.goto(`${e2e().appUrl}/`);
-    for (const width of [1920, 1440, 1280, 1100, 1000]) {
+    for (const width of [1920, 1440, 1280, 1100, 1000, 900, 768]) {
       await marco.page.setViewportSize({ width, height: 900 });
       await marco.page.getByTestId('connection').waitFor();
       const shown = await boxes();
@@ -407,6 +407,10 @@ describe('the desk with several people at once (browser)', () => {
         shown.filter((box) => box.clipped).map((box) => box.name),
         `clipped at ${width}px`,
       ).toEqual([]);
+      expect(
+        shown.some((box) => box.name.startsWith('conn ')),
+        `connection shown at ${width}px`,
+      ).toBe(true);
       // Siblings of one row: labels among themselves, and the top-level parts of the header.
       const groups = [labels, shown.filter((box) => !box.name.startsWith('metric__'))];
       for (const group of groups)
@@ -421,6 +425,41 @@ describe('the desk with several people at once (browser)', () => {
             expect(overlap, `"${a.name}" overlaps "${b.name}" at ${width}px`).toBe(false);
           }
     }
+    await marco.page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it('keeps each line of a board card on one line, inside the card, down to a tablet’s 768 px', async () => {
+    const order = await createPaidOrder(e2e().backend, 'Maximiliana Oberhauser-Lindqvist');
+    await marco.page.goto(`${e2e().appUrl}/`);
+    await marco.page.locator(`[data-order-number="${order.number}"]`).waitFor();
+    for (const width of [1440, 1024, 768]) {
+      await marco.page.setViewportSize({ width, height: 900 });
+      await marco.page.waitForFunction(() => window.innerWidth > 0);
+      const misplaced = await marco.page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('[data-testid="order-card"]')].flatMap(
+          (card) => {
+            const box = card.getBoundingClientRect();
+            return [
+              ...card.querySelectorAll<HTMLElement>('.card__top > *, .card__items, .card__bottom'),
+            ]
+              .filter((part) => part.innerText.trim() !== '')
+              .flatMap((part) => {
+                const at = part.getBoundingClientRect();
+                const lineHeight = parseFloat(getComputedStyle(part).lineHeight) || 20;
+                const problem =
+                  at.height > lineHeight * 1.5
+                    ? 'wraps'
+                    : at.top < box.top || at.bottom > box.bottom + 0.5
+                      ? 'outside the card'
+                      : null;
+                return problem ? [`${card.dataset.orderNumber} ${part.className}: ${problem}`] : [];
+              });
+          },
+        ),
+      );
+      expect(misplaced, `at ${width}px`).toEqual([]);
+    }
+    await screenshot(marco.page, 'board-768');
     await marco.page.setViewportSize({ width: 1440, height: 900 });
   });
 

@@ -97,7 +97,7 @@ export function DeskShell({ user, role }: { user: SessionUser; role: DeskRole })
           <HeaderMetrics />
           <div className="usermenu">
             <Avatar name={user.name} id={user.id} />
-            <div>
+            <div className="usermenu__who">
               <div className="usermenu__name">{user.name}</div>
               <div className="usermenu__role">{role}</div>
             </div>

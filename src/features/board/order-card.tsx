@@ -30,7 +30,7 @@ export const OrderCard = memo(function OrderCard({ id, now }: { id: string; now:
     >
       <div className="card__top">
         <span className="card__number">{formatOrderNumber(order.number)}</span>
-        <span className="muted" style={{ fontSize: 12 }}>
+        <span className="card__customer" title={order.customerName}>
           {order.customerName}
         </span>
         <span className={`card__age${late ? ' card__age--late' : ''}`} title="Time since paid">
