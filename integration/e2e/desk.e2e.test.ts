@@ -132,6 +132,30 @@ describe('the desk with several people at once (browser)', () => {
     await screenshot(marco.page, 'drawer');
   });
 
+  it('keeps a note being written while offline, sends nothing, and sends it once back', async () => {
+    const order = await createPaidOrder(e2e().backend, 'Olga Offline');
+    const desk = await signedIn(browser, 'ben', `/orders/${order.id}`);
+    const connection = (state: string) =>
+      desk.page.getByTestId('connection').and(desk.page.locator(`[data-state="${state}"]`));
+    await connection('live').waitFor();
+    const text = `No nuts, please — ${Date.now()}`;
+    await desk.page.getByLabel('Add a note').fill(text);
+    await desk.context.setOffline(true);
+    await connection('offline').waitFor();
+    const send = desk.page.getByRole('button', { name: 'Add note' });
+    expect(await send.isDisabled()).toBe(true);
+    await desk.page.getByText('Offline: notes can be sent when the connection is back.').waitFor();
+    await desk.page.getByLabel('Add a note').press('Control+Enter');
+    expect(await desk.page.getByLabel('Add a note').inputValue()).toBe(text);
+    expect(await desk.page.getByTestId('note').filter({ hasText: text }).count()).toBe(0);
+    await desk.context.setOffline(false);
+    await connection('live').waitFor({ timeout: 30_000 });
+    await send.click();
+    await desk.page.getByTestId('note').filter({ hasText: text }).waitFor({ timeout: 15_000 });
+    expect(await desk.page.getByLabel('Add a note').inputValue()).toBe('');
+    await desk.context.close();
+  });
+
   it('gives staff no cancel button, and the backend refuses their direct call; a manager cancels', async () => {
     const order = await createPaidOrder(e2e().backend, 'Cora Cancel');
     await openDrawer(ana, order.id);

@@ -1,5 +1,8 @@
 import { AppError, appErrorFromBody } from '../../domain/errors.ts';
 
+/** What a call that could not reach the backend says: nothing was sent, nothing is retried. */
+const OFFLINE_MESSAGE = 'You’re offline: nothing was sent. Try again when the connection is back.';
+
 /** The parts of an `AppwriteException` (or its JSON) this module reads. */
 interface AppwriteLike {
   code?: unknown;
@@ -83,11 +86,10 @@ export function toAppError(error: unknown, doing = 'do that'): AppError {
       return new AppError('NOT_FOUND', 'We couldn’t find that. It may have been removed.');
     if (code === 400 && typeof error.message === 'string')
       return new AppError('VALIDATION', error.message);
-    if (code === 0 || type === '')
-      return new AppError('OFFLINE', 'You’re offline. We’ll retry when the connection is back.');
+    if (code === 0 || type === '') return new AppError('OFFLINE', OFFLINE_MESSAGE);
   }
   if (error instanceof TypeError && /fetch|network/i.test(error.message))
-    return new AppError('OFFLINE', 'You’re offline. We’ll retry when the connection is back.');
+    return new AppError('OFFLINE', OFFLINE_MESSAGE);
   return serverError(error);
 }
 

@@ -26,8 +26,9 @@ function NoteItem({ note }: { note: Note }) {
 /**
  * Notes of an order, live, and a form to add one (Ctrl/⌘+Enter sends). A note is shown at once,
  * "Sending…" until the backend has it; a refused one comes back into the form with the reason.
+ * Offline, nothing is sent: what is being written stays in the box until the connection is back.
  */
-export function Notes({ orderId }: { orderId: string }) {
+export function Notes({ orderId, offline }: { orderId: string; offline: boolean }) {
   const notes = useNotes(orderId);
   const { addNote } = useDeskActions();
   const error = useFailure(`notes:${orderId}`)?.error.message ?? null;
@@ -35,6 +36,7 @@ export function Notes({ orderId }: { orderId: string }) {
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
+    if (offline) return;
     const text = body;
     setBody('');
     const result = await addNote(orderId, text);
@@ -87,12 +89,14 @@ export function Notes({ orderId }: { orderId: string }) {
             </span>
           ) : (
             <span>
-              {body.length > LIMITS.noteMax * 0.8
-                ? `${body.length} / ${LIMITS.noteMax}`
-                : 'Ctrl+Enter to send'}
+              {offline
+                ? 'Offline: notes can be sent when the connection is back.'
+                : body.length > LIMITS.noteMax * 0.8
+                  ? `${body.length} / ${LIMITS.noteMax}`
+                  : 'Ctrl+Enter to send'}
             </span>
           )}
-          <Button type="submit" size="sm" variant="primary" disabled={!body.trim()}>
+          <Button type="submit" size="sm" variant="primary" disabled={offline || !body.trim()}>
             Add note
           </Button>
         </div>

@@ -315,7 +315,7 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
 
       <Attachments orderId={order.id} actor={actor} offline={offline} />
 
-      <Notes orderId={order.id} />
+      <Notes orderId={order.id} offline={offline} />
 
       <section className="section" aria-labelledby="activity-title">
         <h3 className="section__title" id="activity-title">
