@@ -293,6 +293,45 @@ describe('card payments: the shop, order tracking and refunds (browser)', () => 
     await context.close();
   });
 
+  it('names in the cart a product taken off the menu while it was there, and checks out without it', async () => {
+    const databases = new Databases(adminClient(e2e().backend));
+    const productId = `gone${Date.now()}`;
+    const name = `Seasonal tart ${Date.now() % 10_000}`;
+    await databases.createDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.products,
+      documentId: productId,
+      data: {
+        name,
+        description: '',
+        priceCents: 450,
+        currency: 'eur',
+        active: true,
+        sortOrder: 900,
+      },
+    });
+    const { context, page } = await customer(browser);
+    await page.goto(`${e2e().appUrl}/shop`);
+    await page.getByRole('button', { name: `Add ${name}` }).click();
+    await page.getByRole('button', { name: 'Add Latte' }).click();
+    await page.getByLabel('Your name').fill('Tara Tart');
+    await page.getByLabel('Email').fill(`tart${Date.now()}@example.test`);
+    await databases.updateDocument({
+      databaseId: DATABASE_ID,
+      collectionId: COLLECTIONS.products,
+      documentId: productId,
+      data: { active: false },
+    });
+    await page.getByRole('button', { name: 'Check out' }).click();
+    const cart = page.getByRole('table', { name: 'Cart' });
+    await cart.getByText(`${name} is no longer available.`).waitFor();
+    await screenshot(page, 'shop-product-gone');
+    await cart.getByRole('button', { name: 'Remove this item' }).click();
+    await page.getByRole('button', { name: 'Check out' }).click();
+    await page.getByLabel('Card number').waitFor();
+    await context.close();
+  });
+
   it("refuses another customer's track page", async () => {
     const { orderId } = await paidOrder(browser, 'Owen Owner');
     const other = await customer(browser);

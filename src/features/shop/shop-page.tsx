@@ -174,7 +174,14 @@ function Cart() {
             {lines.map((line) => (
               <tr key={line.productId}>
                 <td className="qty">{line.qty}×</td>
-                <td>{line.product?.name ?? 'No longer on the menu'}</td>
+                <td>
+                  {line.product?.name ?? 'No longer on the menu'}
+                  {fieldErrors[`items.${line.productId}`] && (
+                    <span className="field__error cart__line-error" role="alert">
+                      {fieldErrors[`items.${line.productId}`]}
+                    </span>
+                  )}
+                </td>
                 <td>
                   {line.product ? formatMoney(line.product.priceCents * line.qty, currency) : '—'}
                 </td>
