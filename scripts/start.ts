@@ -105,6 +105,12 @@ async function stopAll(code: number): Promise<void> {
 async function main(): Promise<void> {
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
+  // However this process ends, the backend is told to stop: Vite's dev server ends it on SIGTERM
+  // itself (its own handler closes the server and exits), before stopAll has stopped anyone.
+  process.on('exit', () => {
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  });
   ensureEnvFile();
   process.loadEnvFile(ENV_FILE);
   const env = adminEnv();

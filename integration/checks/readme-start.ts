@@ -31,7 +31,8 @@ import { leftForPeople, PEOPLE_GRACE_MS } from '../../scripts/lib/simulator.ts';
  * default one from `.env.example`, relative paths and all), on the default ports 8787 and 5173.
  * Then, in Chromium, Ana (staff) claims a paid order, starts it and marks it ready while the
  * manager, signed in in another browser context, sees it move; then Ctrl-C (SIGINT to the
- * process group) and no process of the run may be left.
+ * process group) and no process of the run may be left; then `npm start` once more, stopped with
+ * SIGTERM to its node process alone, and again no process may be left.
  *
  *   node integration/checks/readme-start.ts [--npm-ci] [--keep]
  *
@@ -293,22 +294,43 @@ async function walkThrough(
   }
 }
 
-/** Ctrl-C: SIGINT to the whole process group; then no process of the run may be left. */
-async function stop(child: ChildProcess, folder: string): Promise<ProcessInfo[]> {
+/** The `node scripts/start.ts` process of a run (npm's shell and npm itself are its parents). */
+function startProcessOf(group: number, folder: string): ProcessInfo | undefined {
+  return processesOf(listProcesses(), group, folder).find((info) =>
+    /^\S*node\s.*scripts\/start\.ts/.test(info.command),
+  );
+}
+
+/**
+ * Stops a run and returns what it left: `ctrl-c` is SIGINT to the whole process group (a terminal's
+ * Ctrl-C); `sigterm` is SIGTERM to `npm start`'s own node process alone (`kill`, a process manager),
+ * which has to stop what it started itself. No process of the run may be left either way.
+ */
+async function stop(
+  child: ChildProcess,
+  folder: string,
+  how: 'ctrl-c' | 'sigterm' = 'ctrl-c',
+): Promise<ProcessInfo[]> {
   const group = child.pid!;
-  const signal = (name: NodeJS.Signals) => {
+  const signal = (pid: number, name: NodeJS.Signals) => {
     try {
-      process.kill(-group, name);
+      process.kill(pid, name);
     } catch {
-      // the group is gone
+      // gone
     }
   };
-  signal('SIGINT');
+  const start = how === 'sigterm' ? startProcessOf(group, folder) : undefined;
+  if (how === 'sigterm' && !start) throw new Error('no node process of npm start to send SIGTERM');
+  if (start) signal(start.pid, 'SIGTERM');
+  else signal(-group, 'SIGINT');
   const exited = await Promise.race([
     exitOf(child).then(() => true),
     sleep(STOP_TIMEOUT_MS).then(() => false),
   ]);
-  if (!exited) say(`npm start did not exit within ${STOP_TIMEOUT_MS / 1000} s of SIGINT`);
+  if (!exited)
+    say(
+      `npm start did not exit within ${STOP_TIMEOUT_MS / 1000} s of ${start ? 'SIGTERM' : 'SIGINT'}`,
+    );
   // Children that are still shutting down get the same 30 s.
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   let left = processesOf(listProcesses(), group, folder);
@@ -381,15 +403,27 @@ async function main(): Promise<void> {
     const second = await orderLeftForPeople(env, [order.id]);
     const walked = await walkThrough(appUrl, order, second);
     say(walked);
+    const leftOf = (left: ProcessInfo[]) =>
+      left.map((info) => `${info.pid} ${info.command.slice(0, 120)}`).join('; ');
     const left = await stop(child, copy);
     child = null;
-    outcome = left.length
+    if (left.length) throw new Error(`processes left after Ctrl-C (killed now): ${leftOf(left)}`);
+    say('Ctrl-C left no process behind; npm start again, to be stopped with SIGTERM');
+    child = run('npm start', copy, log);
+    await waitForLine(child, /Livedesk is running: /, START_TIMEOUT_MS);
+    const leftByTerm = await stop(child, copy, 'sigterm');
+    child = null;
+    outcome = leftByTerm.length
       ? {
           ran: true,
           passed: false,
-          reason: `processes left after Ctrl-C (killed now): ${left.map((info) => `${info.pid} ${info.command.slice(0, 120)}`).join('; ')}`,
+          reason: `processes left after SIGTERM to npm start's node (killed now): ${leftOf(leftByTerm)}`,
         }
-      : { ran: true, passed: true, reason: `${walked}; Ctrl-C left no process behind` };
+      : {
+          ran: true,
+          passed: true,
+          reason: `${walked}; Ctrl-C, and SIGTERM to npm start's node, left no process behind`,
+        };
   } catch (error) {
     outcome = { ran: true, passed: false, reason: (error as Error).message.split('\n')[0]! };
   } finally {
