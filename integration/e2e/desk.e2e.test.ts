@@ -455,10 +455,17 @@ describe('the desk with several people at once (browser)', () => {
   it('keeps each line of a board card on one line, inside the card, down to a tablet’s 768 px', async () => {
     const order = await createPaidOrder(e2e().backend, 'Maximiliana Oberhauser-Lindqvist');
     await marco.page.goto(`${e2e().appUrl}/`);
-    await marco.page.locator(`[data-order-number="${order.number}"]`).waitFor();
+    // The paid column lists the oldest first: the new order is at its end.
+    const paid = column(marco.page, 'paid').getByRole('list');
+    const longName = marco.page.locator(`[data-order-number="${order.number}"]`);
+    const shown = async () => {
+      if ((await paid.count()) > 0)
+        await paid.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+      return longName.count();
+    };
     for (const width of [1440, 1024, 768]) {
       await marco.page.setViewportSize({ width, height: 900 });
-      await marco.page.waitForFunction(() => window.innerWidth > 0);
+      await expect.poll(shown, { timeout: 15_000, interval: 200 }).toBe(1);
       const misplaced = await marco.page.evaluate(() =>
         [...document.querySelectorAll<HTMLElement>('[data-testid="order-card"]')].flatMap(
           (card) => {
