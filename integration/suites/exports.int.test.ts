@@ -53,7 +53,7 @@ describe('export-orders (CSV exports of orders)', () => {
       const status = statuses[i % statuses.length]!;
       docs.push({
         ...data,
-        $id: ID.unique(),
+        $id: uniqueTestId('ex'),
         $createdAt: new Date(now - ((i * 29 * DAY) / MATCHING + 60_000)).toISOString(),
         status,
         subtotalCents: totalCents,
@@ -70,7 +70,7 @@ describe('export-orders (CSV exports of orders)', () => {
     }
     const other = (patch: Record<string, unknown>) => ({
       ...orderData(),
-      $id: ID.unique(),
+      $id: uniqueTestId('ex'),
       assigneeId: assignee,
       assigneeName: 'Exporter Ann',
       ...patch,
