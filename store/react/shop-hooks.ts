@@ -1,5 +1,13 @@
-import { createContext, createElement, useContext, useEffect, type ReactNode } from 'react';
+import {
+  createContext,
+  createElement,
+  useContext,
+  useEffect,
+  useMemo,
+  type ReactNode,
+} from 'react';
 import { useStore } from 'zustand';
+import { summarizeCart, type CartSummary } from '../../domain/cart.ts';
 import type { ShopState, ShopStore, TrackedOrder } from '../shop/shop-store.ts';
 
 const ShopStoreContext = createContext<ShopStore | null>(null);
@@ -19,6 +27,13 @@ export function useShopStoreApi(): ShopStore {
 /** A slice of the shop's state; re-renders when it changes. */
 export function useShop<T>(selector: (state: ShopState) => T): T {
   return useStore(useShopStoreApi(), selector);
+}
+
+/** The cart's item count and total at the menu's prices (the same object while neither changes). */
+export function useCartSummary(): CartSummary {
+  const lines = useShop((s) => s.cart.lines);
+  const products = useShop((s) => s.catalog.products);
+  return useMemo(() => summarizeCart(lines, products), [lines, products]);
 }
 
 /** The shop's actions (stable). */

@@ -1,8 +1,7 @@
-import { useEffect, useMemo, useState, type RefObject } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { Button } from '../../components/button.tsx';
-import { summarizeCart } from '../../../domain/cart.ts';
 import { formatMoney } from '../../../domain/money.ts';
-import { useShop } from '../../../store/index.ts';
+import { useCartSummary, useShop } from '../../../store/index.ts';
 
 /** Whether the element is on screen (true until it is measured, and where nothing can tell). */
 function useOnScreen(target: RefObject<HTMLElement | null>): boolean {
@@ -25,10 +24,8 @@ function useOnScreen(target: RefObject<HTMLElement | null>): boolean {
  * and their total, and a button that brings the cart into view.
  */
 export function CartBar({ cart }: { cart: RefObject<HTMLElement | null> }) {
-  const lines = useShop((s) => s.cart.lines);
-  const products = useShop((s) => s.catalog.products);
   const paying = useShop((s) => s.checkout.status === 'open');
-  const summary = useMemo(() => summarizeCart(lines, products), [lines, products]);
+  const summary = useCartSummary();
   const cartOnScreen = useOnScreen(cart);
   if (summary.itemCount === 0 || cartOnScreen) return null;
   const review = () => {

@@ -4,9 +4,13 @@ import { TextField } from '../../components/field.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import type { Product } from '../../../domain/entities.ts';
 import { formatMoney } from '../../../domain/money.ts';
-import { summarizeCart } from '../../../domain/cart.ts';
 import { LIMITS } from '../../../domain/validation.ts';
-import { useShop, useShopActions, type PendingCheckout } from '../../../store/index.ts';
+import {
+  useCartSummary,
+  useShop,
+  useShopActions,
+  type PendingCheckout,
+} from '../../../store/index.ts';
 import { navigate } from '../../lib/router.tsx';
 import { paths } from '../../lib/paths.ts';
 import { CartBar } from './cart-bar.tsx';
@@ -149,10 +153,7 @@ function Cart() {
       })),
     [cart.lines, products],
   );
-  const { totalCents: total, currency } = useMemo(
-    () => summarizeCart(cart.lines, products),
-    [cart.lines, products],
-  );
+  const { totalCents: total, currency } = useCartSummary();
 
   return (
     <form
