@@ -102,7 +102,7 @@ describe('sign-in, session and roles (browser)', () => {
     await page.goto(`${e2e().appUrl}/signup`);
     await page.getByLabel('Your name').fill('Nora New');
     await page.getByLabel('Email').fill(`nora-${Date.now()}@example.test`);
-    await page.getByLabel('Password').fill('short');
+    await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByText('Use at least 8 characters.').waitFor();
     await page.getByLabel('Password').fill('a-long-enough-password');
@@ -125,15 +125,69 @@ describe('sign-in, session and roles (browser)', () => {
     const line = log.split('\n').find((l) => l.includes(`invitation for ${email}`)) ?? '';
     const link = line.slice(line.lastIndexOf(' ') + 1);
     expect(link).toMatch(/\/join\?membershipId=/);
-    const invitee = await browser.newContext();
-    const page = await invitee.newPage();
+    // Opened in a browser signed in as someone else: it says so and offers to sign out.
+    const ana = await signedIn(browser, 'ana', '/');
+    const page = ana.page;
     await page.goto(link);
     await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'This invitation is for another account. Sign out, then accept it.' })
+      .waitFor();
+    await screenshot(page, 'join-other-account');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+
+    // The invitation made their account: they choose a password before the desk opens.
+    await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
+    expect(await page.getByLabel('Your name').inputValue()).toBe('Jo Joiner');
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByRole('button', { name: 'Save and open the desk' }).click();
+    await page.getByText('Use at least 8 characters.').waitFor();
+    await screenshot(page, 'join-choose-password');
+    await page.getByLabel('Password', { exact: true }).fill('jo-joins-the-desk');
+    await page.getByRole('button', { name: 'Save and open the desk' }).click();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     expect(await page.getByText('Jo Joiner').first().isVisible()).toBe(true);
-    await invitee.close();
+
+    // …and sign in with it after signing out.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('jo-joins-the-desk');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await ana.context.close();
+
+    // The link opened again says it was accepted, and leads to sign in.
+    const again = await browser.newContext();
+    const second = await again.newPage();
+    await second.goto(link);
+    await second.getByRole('button', { name: 'Accept invitation' }).click();
+    await second
+      .getByRole('alert')
+      .filter({ hasText: 'You have already accepted this invitation. Sign in to open the desk.' })
+      .waitFor();
+    await screenshot(second, 'join-accepted-before');
+    await second.getByRole('link', { name: 'Sign in' }).click();
+    await second.waitForURL(/\/login/);
+    await again.close();
+
     await owner.page.reload();
     await row.getByText('active').waitFor();
+    await owner.context.close();
+  });
+
+  it('says who is already on the team instead of inviting them again', async () => {
+    const owner = await signedIn(browser, 'owner', '/team');
+    await owner.page.getByTestId('member-row').first().waitFor();
+    await owner.page.getByLabel('Email').fill(account('ana').email);
+    await owner.page.getByRole('button', { name: 'Send invitation' }).click();
+    const field = owner.page.locator('.field').filter({ has: owner.page.getByLabel('Email') });
+    await field.getByText(`${account('ana').name} is already on the team.`).waitFor();
+    await screenshot(owner.page, 'team-already-member');
+    expect(await owner.page.getByText(/Something went wrong/).count()).toBe(0);
+    await owner.page.getByLabel('Email').fill('someone-else@example.test');
+    expect(await field.getByText(/is already on the team/).count()).toBe(0);
     await owner.context.close();
   });
 

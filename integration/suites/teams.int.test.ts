@@ -1,7 +1,14 @@
 import { ID, Teams as WebTeams, type AppwriteException } from 'appwrite';
-import { Teams, Users } from 'node-appwrite';
+import { Account, Client, Teams, Users } from 'node-appwrite';
 import { describe, expect, it } from 'vitest';
-import { createUserClient, serverClient, uniqueTestId, webClient } from '../support/clients.ts';
+import {
+  backend,
+  createUserClient,
+  guestServerClient,
+  serverClient,
+  uniqueTestId,
+  webClient,
+} from '../support/clients.ts';
 
 describe('teams and memberships', () => {
   it('creates memberships with roles through the server API and lists them for members', async () => {
@@ -112,5 +119,42 @@ describe('teams and memberships', () => {
       })
       .catch((e: unknown) => e);
     expect((wrong as AppwriteException).type).toBe('team_invalid_secret');
+  });
+
+  it('makes an invited stranger an account with no password, which they then choose without an old one', async () => {
+    const owner = await createUserClient();
+    const team = await new Teams(owner.client).create({ teamId: ID.unique(), name: 'Shop' });
+    const email = `${uniqueTestId('pw')}@example.test`;
+    const invitation = await new Teams(owner.client).createMembership({
+      teamId: team.$id,
+      roles: ['staff'],
+      email,
+      name: 'Pat Invited',
+      url: 'http://127.0.0.1:5173/join',
+    });
+    const users = new Users(serverClient());
+    const invitee = await users.get({ userId: invitation.userId });
+    expect(invitee).toMatchObject({ email, name: 'Pat Invited', passwordUpdate: '' });
+
+    // Signed in (as accepting the invitation does), they set a password: no old one is asked.
+    const { secret } = await users.createSession({ userId: invitee.$id });
+    const connection = backend();
+    const signedIn = new Client()
+      .setEndpoint(connection.endpoint)
+      .setProject(connection.projectId)
+      .setSession(secret);
+    const updated = await new Account(signedIn).updatePassword({ password: 'chosen-by-pat' });
+    expect(updated.passwordUpdate).not.toBe('');
+    const session = await new Account(guestServerClient()).createEmailPasswordSession({
+      email,
+      password: 'chosen-by-pat',
+    });
+    expect(session.userId).toBe(invitee.$id);
+
+    // Once one is set, changing it needs the old one.
+    const refused = await new Account(signedIn)
+      .updatePassword({ password: 'someone-elses-choice' })
+      .catch((e: unknown) => e);
+    expect((refused as AppwriteException).type).toBe('user_invalid_credentials');
   });
 });

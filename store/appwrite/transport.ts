@@ -191,13 +191,22 @@ export function createAppwriteTransport(sdk: TransportSdk, joinUrl: string): Des
 
     async inviteMember(invite) {
       return (await call('invite members', () =>
-        sdk.teams.createMembership({
-          teamId: DESK_TEAM_ID,
-          roles: invite.roles,
-          email: invite.email,
-          ...(invite.name ? { name: invite.name } : {}),
-          url: joinUrl,
-        }),
+        sdk.teams
+          .createMembership({
+            teamId: DESK_TEAM_ID,
+            roles: invite.roles,
+            email: invite.email,
+            ...(invite.name ? { name: invite.name } : {}),
+            url: joinUrl,
+          })
+          .catch((error: unknown) => {
+            // Accepted since this desk last heard of the team.
+            if ((error as { type?: unknown }).type === 'membership_already_confirmed')
+              throw new AppError('VALIDATION', `${invite.email} is already on the team.`, {
+                field: 'email',
+              });
+            throw error;
+          }),
       )) as unknown as DocumentMeta;
     },
 

@@ -13,6 +13,7 @@ import {
 } from '../../domain/validation.ts';
 import { toAppError } from '../appwrite/errors.ts';
 import type { RemoteChange, SyncedCollection } from '../records/changes.ts';
+import { alreadyOnTheTeam } from '../records/people.ts';
 import type { DeskSlice, DeskState } from '../state.ts';
 import { recordFromDocument } from '../sync/documents.ts';
 import type { DeskChange } from '../transactions.ts';
@@ -424,7 +425,9 @@ export function createMutationsSlice(
       inviteMember(invite) {
         const target: MutationTarget = 'member:new';
         const problem =
-          validateEmail(invite.email) ?? (invite.name !== '' ? validateName(invite.name) : null);
+          validateEmail(invite.email) ??
+          (invite.name !== '' ? validateName(invite.name) : null) ??
+          alreadyOnTheTeam(get().members.values(), invite.email);
         if (problem)
           return Promise.resolve(
             refuse(

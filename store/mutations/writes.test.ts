@@ -184,6 +184,15 @@ describe('team', () => {
     const h = await setup();
     const bad = await h.store.getState().inviteMember({ email: 'nope', name: '', role: 'staff' });
     expect(!bad.ok && bad.error).toMatchObject({ code: 'VALIDATION', details: { field: 'email' } });
+    const member = await h.store
+      .getState()
+      .inviteMember({ email: 'Ben@livedesk.test', name: '', role: 'staff' });
+    expect(!member.ok && member.error).toMatchObject({
+      code: 'VALIDATION',
+      message: 'Ben is already on the team.',
+      details: { field: 'email' },
+    });
+    expect(h.transport.calls.filter((c) => c.method === 'inviteMember')).toEqual([]);
     h.transport.failWith = new AppError('FORBIDDEN', 'You don’t have permission to change roles.');
     const refused = await h.store.getState().changeMemberRole('m-ben', 'owner');
     expect(!refused.ok && refused.error.code).toBe('FORBIDDEN');

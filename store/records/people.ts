@@ -1,6 +1,7 @@
 import { DESK_TEAM_ID } from '../../domain/ids.ts';
 import { highestDeskRole, type DeskRole } from '../../domain/roles.ts';
 import type { DocumentMeta } from '../../domain/schema.ts';
+import type { FieldError } from '../../domain/validation.ts';
 
 /** A membership of the desk team (Appwrite's Membership model, as the store keeps it). */
 export interface TeamMember {
@@ -82,4 +83,16 @@ export function presenceFromDocument(doc: DocumentMeta): PresenceEntry | null {
     orderId: typeof metadata.orderId === 'string' ? metadata.orderId : null,
     status: typeof presence.status === 'string' ? presence.status : null,
   };
+}
+
+/**
+ * Refuses inviting someone who already accepted (Appwrite would answer
+ * `membership_already_confirmed`); an open invitation may be sent again (it replaces the old one).
+ */
+export function alreadyOnTheTeam(members: Iterable<TeamMember>, email: string): FieldError | null {
+  const wanted = email.trim().toLowerCase();
+  for (const member of members)
+    if (member.confirmed && member.email.toLowerCase() === wanted)
+      return { field: 'email', message: `${member.name} is already on the team.` };
+  return null;
 }

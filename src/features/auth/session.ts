@@ -5,6 +5,7 @@ import { DESK_TEAM_ID } from '../../../domain/ids.ts';
 import { highestDeskRole, type DeskRole } from '../../../domain/roles.ts';
 import { disconnectRealtime, sdk } from '../../lib/appwrite.ts';
 import { clearSnapshots, toAppError } from '../../../store/index.ts';
+import { invitationRefusal, type InvitationLink } from './invitation.ts';
 
 /** The signed-in person as the desk knows them. */
 export interface SessionUser {
@@ -162,16 +163,32 @@ export function handleAuthError(error: AppError): void {
       });
 }
 
-/** Accepts a team invitation from the link the backend sent (`/join?membershipId=…`). */
-export async function acceptInvitation(params: URLSearchParams): Promise<void> {
-  const teamId = params.get('teamId') ?? DESK_TEAM_ID;
-  const membershipId = params.get('membershipId') ?? '';
-  const userId = params.get('userId') ?? '';
-  const secret = params.get('secret') ?? '';
+/**
+ * Accepts a desk invitation (`/join?…`), which signs the invitee in. Tells whether their account
+ * still needs a password: one the invitation made has none, and could not sign in again.
+ */
+export async function acceptInvitation(
+  link: InvitationLink,
+): Promise<{ needsPassword: boolean; name: string }> {
+  let account: Models.User<Models.Preferences>;
   try {
-    await sdk().teams.updateMembershipStatus({ teamId, membershipId, userId, secret });
+    await sdk().teams.updateMembershipStatus(link);
+    account = await sdk().account.get();
   } catch (error) {
-    throw toAppError(error);
+    throw invitationRefusal(error) ?? toAppError(error, 'join the desk');
+  }
+  await restoreSession();
+  return { needsPassword: account.passwordUpdate === '', name: account.name };
+}
+
+/** Gives the signed-in account the name and first password chosen on joining. */
+export async function completeAccount(name: string, password: string): Promise<void> {
+  try {
+    const account = sdk().account;
+    if ((await account.get()).name !== name) await account.updateName({ name });
+    await account.updatePassword({ password });
+  } catch (error) {
+    throw toAppError(error, 'change this account');
   }
   await restoreSession();
 }

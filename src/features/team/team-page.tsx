@@ -115,9 +115,10 @@ export function TeamPage() {
 }
 
 function InviteForm() {
-  const { inviteMember } = useDeskActions();
+  const { inviteMember, dismissFailure } = useDeskActions();
   const busy = useRunning('member:new') !== null;
   const failure = useFailure('member:new');
+  const refusedEmail = failure?.error.details?.field === 'email' ? failure.error.message : null;
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<DeskRole>('staff');
@@ -153,8 +154,11 @@ function InviteForm() {
           label="Email"
           type="email"
           value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={errors.email}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            if (refusedEmail) dismissFailure('member:new');
+          }}
+          error={errors.email ?? refusedEmail ?? undefined}
         />
         <TextField
           label="Name (optional)"
@@ -183,7 +187,7 @@ function InviteForm() {
           Send invitation
         </Button>
       </div>
-      {failure && (
+      {failure && !refusedEmail && (
         <p className="form__error" role="alert" style={{ marginTop: 10 }}>
           {failure.error.message}
         </p>

@@ -225,9 +225,7 @@ export class Teams {
         .run(JSON.stringify(patch.roles), time, id);
     if (patch.confirm) {
       this.store
-        .prepare(
-          'UPDATE memberships SET confirm = 1, joined = ?, secret_hash = NULL, updated_at = ? WHERE id = ?',
-        )
+        .prepare('UPDATE memberships SET confirm = 1, joined = ?, updated_at = ? WHERE id = ?')
         .run(time, time, id);
     }
     this.rolesChanged(membership.userId);

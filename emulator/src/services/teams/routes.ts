@@ -166,7 +166,8 @@ function updateMembershipStatus(ctx: RequestContext): Reply {
   const membership = store(ctx).membership(team, ctx.params.membershipId!);
   const userId = text(ctx.input, 'userId', { required: true, max: 36 });
   const secret = text(ctx.input, 'secret', { required: true, max: 256 });
-  const confirmed = store(ctx).accept(membership, userId, secret);
+  const signedIn = ctx.identity.kind === 'user' ? ctx.identity.user : null;
+  const confirmed = store(ctx).accept(membership, userId, secret, signedIn);
   const body = store(ctx).membershipModelOf(confirmed);
   if (ctx.identity.kind === 'user') return ok(body);
   const user = ctx.backend.auth.users.get(userId)!;

@@ -129,14 +129,25 @@ export class TeamsStore {
   }
 
   /**
-   * Accepts an invitation: `team_invite_mismatch` for another user, `membership_already_confirmed`,
-   * or `team_invalid_secret`.
+   * Accepts an invitation, checked in Appwrite's order: `team_invalid_secret`, then
+   * `team_invite_mismatch` (the link names another user, or another user is signed in: `signedIn`
+   * is the caller's user, with their email), then `membership_already_confirmed`.
    */
-  accept(membership: MembershipRecord, userId: string, secret: string): MembershipRecord {
-    if (membership.userId !== userId) throw new ApiError('team_invite_mismatch');
-    if (membership.confirm) throw new ApiError('membership_already_confirmed');
+  accept(
+    membership: MembershipRecord,
+    userId: string,
+    secret: string,
+    signedIn: { id: string; email: string } | null,
+  ): MembershipRecord {
     if (!this.auth.teams.checkMembershipSecret(membership.id, secret))
       throw new ApiError('team_invalid_secret');
+    if (membership.userId !== userId) throw new ApiError('team_invite_mismatch');
+    if (signedIn && signedIn.id !== membership.userId)
+      throw new ApiError(
+        'team_invite_mismatch',
+        `Invite does not belong to current user (${signedIn.email})`,
+      );
+    if (membership.confirm) throw new ApiError('membership_already_confirmed');
     const confirmed = this.auth.teams.updateMembership(membership.id, { confirm: true });
     this.publishMembership(confirmed, 'update.status');
     return confirmed;
