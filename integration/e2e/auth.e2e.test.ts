@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Users } from 'node-appwrite';
+import { ID, Teams, Users } from 'node-appwrite';
 import { account, e2e, launch, screenshot, signedIn } from './support/browser.ts';
 import { adminClient, createPaidOrder } from './support/orders.ts';
 
@@ -94,6 +94,53 @@ describe('sign-in, session and roles (browser)', () => {
     expect(await nav('ana')).toEqual(['Board', 'Orders']);
     expect(await nav('manager')).toEqual(['Board', 'Orders', 'Products', 'Exports']);
     expect(await nav('owner')).toEqual(['Board', 'Orders', 'Products', 'Exports', 'Team']);
+  });
+
+  it('follows an owner’s change of the member’s role, and closes the desk when they are removed', async () => {
+    const admin = adminClient(e2e().backend);
+    const email = `una-${Date.now()}@example.test`;
+    const una = await new Users(admin).create({
+      userId: ID.unique(),
+      email,
+      password: 'una-works-here',
+      name: 'Una Moved',
+    });
+    const teams = new Teams(admin);
+    const membership = await teams.createMembership({
+      teamId: 'desk',
+      roles: ['staff'],
+      userId: una.$id,
+    });
+    const order = await createPaidOrder(e2e().backend, 'Rhea Role');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${e2e().appUrl}/login`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('una-works-here');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.waitFor();
+    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Board', 'Orders']);
+
+    // Promoted: the open desk becomes a manager's, no reload.
+    await teams.updateMembership({
+      teamId: 'desk',
+      membershipId: membership.$id,
+      roles: ['manager'],
+    });
+    await nav.getByRole('link', { name: 'Products' }).waitFor();
+
+    // Removed: no event reaches them (their connection goes quiet); the next refusal closes the desk.
+    await page.goto(`${e2e().appUrl}/orders/${order.id}`);
+    const claim = page.getByRole('dialog').getByRole('button', { name: 'Claim', exact: true });
+    await claim.waitFor();
+    await teams.deleteMembership({ teamId: 'desk', membershipId: membership.$id });
+    const closed = page.getByRole('heading', { name: 'You’re no longer on the desk' });
+    await Promise.race([claim.click().catch(() => {}), closed.waitFor()]);
+    await closed.waitFor();
+    await page.getByText(`${email} was removed from the desk team`).waitFor();
+    await screenshot(page, 'removed-member');
+    await context.close();
   });
 
   it('tells a new account without a desk membership to ask an owner', async () => {

@@ -59,8 +59,17 @@ function DeskApp() {
   else if (session.status === 'signed-out')
     screen = pathname === '/signup' ? <SignupPage /> : <LoginPage notice={session.notice} />;
   else if (isPublic) screen = <LoadingState />;
-  else if (session.role === null) screen = <NoMembershipPage user={session.user} />;
-  else screen = <DeskShell key={session.user.id} user={session.user} role={session.role} />;
+  else if (session.role === null)
+    screen = <NoMembershipPage user={session.user} removed={session.removed ?? false} />;
+  else
+    screen = (
+      // A new role (an owner changed it) opens a new desk: its store works as that role.
+      <DeskShell
+        key={`${session.user.id}:${session.role}`}
+        user={session.user}
+        role={session.role}
+      />
+    );
 
   return <ErrorBoundary resetKey={session.status}>{screen}</ErrorBoundary>;
 }

@@ -4,7 +4,12 @@ import { Button } from '../components/button.tsx';
 import { EmptyState } from '../components/states.tsx';
 import { hasAtLeast, type DeskRole } from '../../domain/roles.ts';
 import { DeskStoreProvider, useDeskSync } from '../../store/index.ts';
-import { handleAuthError, signOut, type SessionUser } from '../features/auth/index.ts';
+import {
+  handleAuthError,
+  recheckMembership,
+  signOut,
+  type SessionUser,
+} from '../features/auth/index.ts';
 import { BoardPage } from '../features/board/board-page.tsx';
 import { ExportsPage } from '../features/exports/exports-page.tsx';
 import { HeaderMetrics } from '../features/header-metrics/header-metrics.tsx';
@@ -15,6 +20,7 @@ import { TeamPage } from '../features/team/team-page.tsx';
 import { matchPath, paths } from '../lib/paths.ts';
 import { Link, useLocation } from '../lib/router.tsx';
 import { createAppDeskStore, watchErrors } from './desk-store.ts';
+import { watchMembership } from './membership-watch.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
 
 /** Runs the desk store's sync while the shell is mounted. */
@@ -33,11 +39,15 @@ function NavLink({ to, current, children }: { to: string; current: boolean; chil
 
 /** The signed-in desk: header (nav, live metrics, connection, user), the page, the drawer. */
 export function DeskShell({ user, role }: { user: SessionUser; role: DeskRole }) {
-  // One store per signed-in member (the shell is keyed by user id).
+  // One store per signed-in member and role (the shell is keyed by both).
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const store = useMemo(() => createAppDeskStore({ id: user.id, name: user.name, role }), []);
   // Any error that says the session has ended sends the person to sign in.
   useEffect(() => watchErrors(store, handleAuthError), [store]);
+  useEffect(
+    () => watchMembership(store, user.id, role, () => void recheckMembership()),
+    [store, user.id, role],
+  );
   const { pathname, search } = useLocation();
   const drawer = matchPath('/orders/:id', pathname);
   const background = drawer

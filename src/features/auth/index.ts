@@ -5,6 +5,7 @@ export { NoMembershipPage } from './no-membership-page.tsx';
 export { SignupPage } from './signup-page.tsx';
 export {
   handleAuthError,
+  recheckMembership,
   restoreSession,
   restoreSessionOnce,
   signOut,

@@ -21,7 +21,14 @@ export interface SessionUser {
 export type SessionState =
   | { status: 'loading' }
   | { status: 'signed-out'; notice: string | null }
-  | { status: 'ready'; user: SessionUser; role: DeskRole | null; membershipId: string | null }
+  | {
+      status: 'ready';
+      user: SessionUser;
+      role: DeskRole | null;
+      membershipId: string | null;
+      /** The member was on the desk team when this page opened, and is no longer. */
+      removed?: boolean;
+    }
   | { status: 'error'; error: AppError };
 
 /** The session store: one per tab. */
@@ -94,6 +101,39 @@ export function restoreSessionOnce(expectedUserId: string | null = null): Promis
   return restoring;
 }
 
+let rechecking: Promise<void> | null = null;
+
+/**
+ * Reads the signed-in member's desk role again (a refusal, their membership changed, a minute
+ * gone by); the session changes only when the role did: another role reopens the desk with it,
+ * none leaves the desk (`removed`), an ended session sends the person to sign in.
+ */
+export function recheckMembership(): Promise<void> {
+  rechecking ??= recheck().finally(() => {
+    rechecking = null;
+  });
+  return rechecking;
+}
+
+async function recheck(): Promise<void> {
+  const before = sessionStore.getState();
+  if (before.status !== 'ready') return;
+  let found: Awaited<ReturnType<typeof deskRole>>;
+  try {
+    found = await deskRole(before.user.id);
+    // No role may also mean no session: the team is invisible to a signed-out caller too.
+    if (found.role === null) await sdk().account.get();
+  } catch (error) {
+    if (toAppError(error).code === 'AUTH_REQUIRED' && sessionStore.getState() === before)
+      sessionExpired();
+    return;
+  }
+  if (sessionStore.getState() !== before) return;
+  if (found.role === before.role && found.membershipId === before.membershipId) return;
+  if (found.role === null) await clearSnapshots().catch(() => {});
+  sessionStore.setState({ ...before, ...found, removed: found.role === null }, true);
+}
+
 /** Signs in with email and password; throws an AppError (AUTH_INVALID, …) on failure. */
 export async function signIn(email: string, password: string): Promise<void> {
   try {
@@ -150,17 +190,16 @@ export function sessionExpired(): void {
   );
 }
 
-/** Sends the person to sign in when `error` says the session has ended (AUTH_REQUIRED). */
+/**
+ * Sends the person to sign in when `error` says the session has ended (AUTH_REQUIRED); after a
+ * refusal, reads their role again ({@link recheckMembership}).
+ */
 export function handleAuthError(error: AppError): void {
   if (sessionStore.getState().status !== 'ready') return;
   if (error.code === 'AUTH_REQUIRED') sessionExpired();
-  // A 401 refusal may mean "not allowed" or "no longer signed in": ask the backend which.
-  else if (error.code === 'FORBIDDEN' && error.details?.status === 401)
-    void sdk()
-      .account.get()
-      .catch((caught: unknown) => {
-        if (toAppError(caught).code === 'AUTH_REQUIRED') sessionExpired();
-      });
+  // A refusal may mean "not allowed", "no longer on the team (or in this role)" or "no longer
+  // signed in": ask the backend which.
+  else if (error.code === 'FORBIDDEN') void recheckMembership();
 }
 
 /**
