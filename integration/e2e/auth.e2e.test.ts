@@ -22,6 +22,28 @@ describe('sign-in, session and roles (browser)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'Email or password is incorrect.' }).waitFor();
     await screenshot(page, 'login-error');
+    // Shorter than any password can be: the same message, not the backend's parameter check.
+    await page.getByLabel('Password').fill('wrong');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Email or password is incorrect.' }).waitFor();
+    expect(await page.getByText(/Invalid `password` param/).count()).toBe(0);
+    await context.close();
+  });
+
+  it('sends a browser with only a shopper’s guest session to sign in, and signs in over it', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // Following an order makes the browser a guest session (as paying does).
+    await page.goto(`${e2e().appUrl}/track/no-such-order`);
+    await page.getByText('Order not found').waitFor();
+    await page.goto(`${e2e().appUrl}/orders?status=paid`);
+    await page.getByRole('heading', { name: 'Sign in to the desk' }).waitFor();
+    await page.getByLabel('Email').fill(account('ana').email);
+    await page.getByLabel('Password').fill(e2e().password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/orders' && url.search === '?status=paid');
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
     await context.close();
   });
 

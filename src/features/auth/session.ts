@@ -1,6 +1,6 @@
 import { ID, Query, type Models } from 'appwrite';
 import { createStore } from 'zustand/vanilla';
-import type { AppError } from '../../../domain/errors.ts';
+import { AppError } from '../../../domain/errors.ts';
 import { DESK_TEAM_ID } from '../../../domain/ids.ts';
 import { highestDeskRole, type DeskRole } from '../../../domain/roles.ts';
 import { disconnectRealtime, sdk } from '../../lib/appwrite.ts';
@@ -71,6 +71,8 @@ export async function restoreSession(expectedUserId: string | null = null): Prom
   expectedRole?.catch(() => {});
   try {
     const account = await sdk().account.get();
+    // A shopper's guest session (the shop made it) is no one at the desk: sign in first.
+    if (account.email === '') throw new AppError('AUTH_REQUIRED', 'Sign in to open the desk.');
     const user = userOf(account);
     const role =
       expectedRole !== null && user.id === expectedUserId ? expectedRole : deskRole(user.id);
@@ -136,19 +138,34 @@ async function recheck(): Promise<void> {
 
 /** Signs in with email and password; throws an AppError (AUTH_INVALID, …) on failure. */
 export async function signIn(email: string, password: string): Promise<void> {
+  const createSession = () =>
+    sdk()
+      .account.createEmailPasswordSession({ email: email.trim(), password })
+      .catch((error: unknown) => {
+        throw signInRefusal(error);
+      });
   try {
-    await sdk().account.createEmailPasswordSession({ email: email.trim(), password });
+    await createSession();
   } catch (error) {
-    const appError = toAppError(error);
-    // A stale session in this browser: drop it and try once more.
-    if ((error as { type?: string }).type === 'user_session_already_exists') {
-      await sdk()
-        .account.deleteSession({ sessionId: 'current' })
-        .catch(() => {});
-      await sdk().account.createEmailPasswordSession({ email: email.trim(), password });
-    } else throw appError;
+    // A stale session in this browser (or a shopper's guest one): drop it and try once more.
+    if (!(error instanceof SessionExists)) throw error;
+    await sdk()
+      .account.deleteSession({ sessionId: 'current' })
+      .catch(() => {});
+    await createSession();
   }
   await restoreSession();
+}
+
+class SessionExists extends Error {}
+
+function signInRefusal(error: unknown): Error {
+  const type = (error as { type?: unknown }).type;
+  if (type === 'user_session_already_exists') return new SessionExists();
+  // Appwrite checks a password's length (8–256) before the account: a shorter one is wrong too.
+  if (type === 'general_argument_invalid')
+    return new AppError('AUTH_INVALID', 'Email or password is incorrect.');
+  return toAppError(error);
 }
 
 /** Creates an account and signs in. */

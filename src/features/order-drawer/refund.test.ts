@@ -14,18 +14,26 @@ describe('parseRefundAmount', () => {
   });
 
   it('refuses what is not an amount instead of guessing', () => {
-    for (const text of ['', '-1', 'abc', '1.234', '1e3', '3.50€x', '1 000'])
+    for (const text of ['abc', '1.234', '1e3', '3.50€x', '1 000', '-', '.5'])
       expect(parseRefundAmount(text, ORDER)).toEqual({
         ok: false,
         message: 'Enter an amount like 3.50.',
       });
   });
 
-  it('refuses zero and more than what is left, naming the most', () => {
-    expect(parseRefundAmount('0', ORDER)).toEqual({
+  it('asks for an amount when there is none, and for more than zero', () => {
+    expect(parseRefundAmount(' ', ORDER)).toEqual({
       ok: false,
       message: 'Enter an amount to refund.',
     });
+    for (const text of ['0', '0.00', '0,0', '-1', '-5.50', '€-2'])
+      expect(parseRefundAmount(text, ORDER)).toEqual({
+        ok: false,
+        message: 'Refund more than €0.00.',
+      });
+  });
+
+  it('refuses more than what is left, naming the most', () => {
     expect(parseRefundAmount('9.51', ORDER)).toEqual({
       ok: false,
       message: 'You can refund at most €9.50.',

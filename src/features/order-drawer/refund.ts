@@ -16,10 +16,12 @@ export function parseRefundAmount(
   order: Pick<Order, 'totalCents' | 'refundedCents' | 'currency'>,
 ): RefundAmount {
   const trimmed = text.trim().replace(/^€\s*/, '');
+  if (trimmed === '') return { ok: false, message: 'Enter an amount to refund.' };
+  if (/^-\s*\d/.test(trimmed) || /^0+(?:[.,]0{0,2})?$/.test(trimmed))
+    return { ok: false, message: `Refund more than ${formatMoney(0, order.currency)}.` };
   const match = /^(\d{1,7})(?:[.,](\d{1,2}))?$/.exec(trimmed);
   if (!match) return { ok: false, message: 'Enter an amount like 3.50.' };
   const cents = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-  if (cents < 1) return { ok: false, message: 'Enter an amount to refund.' };
   const left = refundableCents(order);
   if (cents > left)
     return { ok: false, message: `You can refund at most ${formatMoney(left, order.currency)}.` };

@@ -28,7 +28,7 @@ export function TrackPage({ orderId }: { orderId: string }) {
         ) : tracked.status === 'missing' ? (
           <ErrorState
             title="Order not found"
-            message="This order does not exist. Orders can be followed only from the browser they were placed in."
+            message="We can’t find this order for this browser: an order can be followed only in the browser it was placed in, and the link must be complete."
           />
         ) : tracked.status === 'error' ? (
           <ErrorState title="Your order didn’t load" message={tracked.error?.message ?? ''} />
