@@ -96,6 +96,26 @@ describe('the desk with several people at once (browser)', () => {
     await marco.page.getByRole('button', { name: 'Take over' }).click();
     for (const desk of [ana, ben, marco])
       await assignee(desk.page).filter({ hasText: 'Marco Rossi' }).waitFor({ timeout: 15_000 });
+    // Ana, whose order it was, is told who took it; Ben, who never held it, is not.
+    await ana.page
+      .getByTestId('taken-over')
+      .filter({ hasText: 'Marco Rossi took over this order.' })
+      .waitFor();
+    expect(await ben.page.getByTestId('taken-over').count()).toBe(0);
+  });
+
+  it('keeps the keyboard in the drawer’s actions as one action replaces another', async () => {
+    const order = await createPaidOrder(e2e().backend, 'Kim Keys');
+    await openDrawer(ana, order.id);
+    const focused = () => ana.page.evaluate(() => document.activeElement?.textContent?.trim());
+    await ana.page.getByRole('button', { name: 'Claim', exact: true }).focus();
+    await ana.page.keyboard.press('Enter');
+    await assignee(ana.page).filter({ hasText: 'Ana Silva' }).waitFor();
+    await ana.page.getByRole('button', { name: 'Start preparing' }).waitFor();
+    expect(await focused()).toBe('Start preparing');
+    await ana.page.keyboard.press('Enter');
+    await ana.page.getByRole('button', { name: 'Mark ready' }).waitFor();
+    expect(await focused()).toBe('Mark ready');
   });
 
   it('refuses a claim made on a stale view with the conflict message, and refreshes it', async () => {

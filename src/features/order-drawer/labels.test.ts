@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Activity } from '../../../domain/entities.ts';
-import { primaryAction, describeActivity } from './labels.ts';
+import { describeActivity, primaryAction, takenOverNotice } from './labels.ts';
 
 const entry = (patch: Partial<Activity>): Activity =>
   ({
@@ -76,5 +76,27 @@ describe('primaryAction', () => {
     expect(primaryAction(['claim', 'take-over'])).toBe('claim');
     expect(primaryAction(['take-over', 'cancel'])).toBeNull();
     expect(primaryAction([])).toBeNull();
+  });
+});
+
+describe('takenOverNotice', () => {
+  const held = { assigneeId: 'u-ana' };
+
+  it('names who took the order from the member', () => {
+    expect(
+      takenOverNotice(held, { assigneeId: 'u-marco', assigneeName: 'Marco Rossi' }, 'u-ana'),
+    ).toBe('Marco Rossi took over this order.');
+  });
+
+  it('says nothing when the member released it, still holds it, or never held it', () => {
+    expect(takenOverNotice(held, { assigneeId: null, assigneeName: null }, 'u-ana')).toBeNull();
+    expect(takenOverNotice(held, { assigneeId: 'u-ana', assigneeName: 'Ana' }, 'u-ana')).toBeNull();
+    expect(
+      takenOverNotice(
+        { assigneeId: 'u-ben' },
+        { assigneeId: 'u-marco', assigneeName: 'M' },
+        'u-ana',
+      ),
+    ).toBeNull();
   });
 });

@@ -88,3 +88,17 @@ export function describeActivity(entry: Activity, currency = 'eur'): string {
         : 'Livedesk corrected the order’s counts';
   }
 }
+
+/**
+ * What the drawer tells the member an order was taken from (a manager took it over while they
+ * held it): `Marco Rossi took over this order.`; null for any other change of hands.
+ */
+export function takenOverNotice(
+  before: { assigneeId: string | null },
+  after: { assigneeId: string | null; assigneeName: string | null },
+  memberId: string,
+): string | null {
+  if (before.assigneeId !== memberId || after.assigneeId === null) return null;
+  if (after.assigneeId === memberId) return null;
+  return `${after.assigneeName ?? 'Someone else'} took over this order.`;
+}

@@ -1,4 +1,4 @@
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button } from '../../components/button.tsx';
 import { Drawer } from '../../components/drawer.tsx';
@@ -31,8 +31,15 @@ import {
 } from '../../../store/index.ts';
 import { formatClock, formatDateTime, shortName } from '../../lib/format.ts';
 import { navigateBack, useLocation } from '../../lib/router.tsx';
+import { useFocusWithin } from '../../lib/use-focus-within.ts';
 import { Attachments } from './attachments.tsx';
-import { ACTION_LABEL, ACTION_ORDER, describeActivity, primaryAction } from './labels.ts';
+import {
+  ACTION_LABEL,
+  ACTION_ORDER,
+  describeActivity,
+  primaryAction,
+  takenOverNotice,
+} from './labels.ts';
 import { Notes } from './notes.tsx';
 import { RefundControl, RefundList } from './refund-panel.tsx';
 
@@ -178,6 +185,17 @@ function PresenceList({ viewers }: { viewers: readonly Viewer[] }) {
   );
 }
 
+/** The notice of the order taken from the member while the drawer is open (see `takenOverNotice`). */
+function useTakenOver(order: Order, memberId: string): string | null {
+  const [notice, setNotice] = useState<string | null>(null);
+  const [before, setBefore] = useState(order.assigneeId);
+  if (before !== order.assigneeId) {
+    setBefore(order.assigneeId);
+    setNotice(takenOverNotice({ assigneeId: before }, order, memberId));
+  }
+  return notice;
+}
+
 function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
   const pending = useIsPending(order.id);
   const offline = useConnection().status === 'offline';
@@ -186,6 +204,9 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
   const busy = useRunning(`order:${order.id}`) as OrderAction | null;
   const error = useFailure(`order:${order.id}`)?.error ?? null;
   const [confirmCancel, setConfirmCancel] = useState(false);
+  const actionsRef = useRef<HTMLElement>(null);
+  useFocusWithin(actionsRef);
+  const takenOver = useTakenOver(order, actor.id);
   const allowed = availableActions(order, actor);
   // Taking over only makes sense when someone else holds the order; otherwise it is a claim.
   const actions = ACTION_ORDER.filter(
@@ -204,7 +225,7 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
 
   return (
     <>
-      <section className="section" aria-label="Actions">
+      <section className="section" aria-label="Actions" ref={actionsRef} tabIndex={-1}>
         {error && (
           <div
             className={`alert ${error.code === 'ORDER_CONFLICT' ? 'alert--info' : 'alert--error'}`}
@@ -213,6 +234,11 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
           >
             {error.message}
             {error.code === 'ORDER_CONFLICT' && ' The order below is up to date.'}
+          </div>
+        )}
+        {takenOver && (
+          <div className="alert alert--info" role="status" data-testid="taken-over">
+            {takenOver}
           </div>
         )}
         {offline && (
@@ -237,7 +263,12 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
             >
               Yes, cancel
             </Button>
-            <Button size="sm" variant="ghost" onClick={() => setConfirmCancel(false)}>
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => setConfirmCancel(false)}
+              data-autofocus
+            >
               Keep it
             </Button>
           </div>
