@@ -1,10 +1,17 @@
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useCallback, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
 import { Button } from '../../components/button.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import type { Note } from '../../../domain/entities.ts';
 import { LIMITS } from '../../../domain/validation.ts';
-import { useDeskActions, useFailure, useIsNotePending, useNotes } from '../../../store/index.ts';
+import {
+  useDeskActions,
+  useDeskStoreApi,
+  useFailure,
+  useIsNotePending,
+  useNotes,
+  type DeskStore,
+} from '../../../store/index.ts';
 import { formatDateTime } from '../../lib/format.ts';
 
 function NoteItem({ note }: { note: Note }) {
@@ -23,6 +30,29 @@ function NoteItem({ note }: { note: Note }) {
   );
 }
 
+const drafts = new WeakMap<DeskStore, Map<string, string>>();
+
+/**
+ * The note being written on an order, kept while the desk is open (its store: one per member), so
+ * closing the drawer and opening the order again finds it as it was left.
+ */
+function useNoteDraft(orderId: string): [string, (body: string) => void] {
+  const store = useDeskStoreApi();
+  let kept = drafts.get(store);
+  if (!kept) drafts.set(store, (kept = new Map()));
+  const byOrder = kept;
+  const [body, setBody] = useState(() => byOrder.get(orderId) ?? '');
+  const set = useCallback(
+    (next: string) => {
+      if (next === '') byOrder.delete(orderId);
+      else byOrder.set(orderId, next);
+      setBody(next);
+    },
+    [byOrder, orderId],
+  );
+  return [body, set];
+}
+
 /**
  * Notes of an order, live, and a form to add one (Ctrl/⌘+Enter sends). A note is shown at once,
  * "Sending…" until the backend has it; a refused one comes back into the form with the reason.
@@ -32,7 +62,7 @@ export function Notes({ orderId, offline }: { orderId: string; offline: boolean 
   const notes = useNotes(orderId);
   const { addNote } = useDeskActions();
   const error = useFailure(`notes:${orderId}`)?.error.message ?? null;
-  const [body, setBody] = useState('');
+  const [body, setBody] = useNoteDraft(orderId);
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();

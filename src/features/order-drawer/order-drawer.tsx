@@ -74,7 +74,7 @@ export function OrderDrawer({ orderId }: { orderId: string }) {
   return (
     <Drawer title={title} onClose={close} actions={<PresenceList viewers={viewers} />}>
       {order && actor ? (
-        <OrderDetails order={order} actor={actor} />
+        <OrderDetails key={order.id} order={order} actor={actor} />
       ) : preview ? (
         <OrderPreview order={preview} />
       ) : details.status === 'missing' ? (

@@ -116,7 +116,7 @@ export function RefundControl({
           Continue
         </Button>
         <Button size="sm" variant="ghost" onClick={close}>
-          Cancel
+          Don’t refund
         </Button>
       </div>
       {problem && (
