@@ -31,6 +31,23 @@ describe('sign-in, session and roles (browser)', () => {
     await context.close();
   });
 
+  it('puts the focus on what to fix when a form is refused', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('name') ?? '');
+    await page.goto(`${e2e().appUrl}/login`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(focused).toBe('email');
+    await page.getByLabel('Email').fill(account('ana').email);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(focused).toBe('password');
+    await page.goto(`${e2e().appUrl}/signup`);
+    await page.getByLabel('Your name').fill('Fay Focus');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(focused).toBe('email');
+    await context.close();
+  });
+
   it('sends a browser with only a shopper’s guest session to sign in, and signs in over it', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -9,6 +9,7 @@ import { Link, navigate, useLocation } from '../../lib/router.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 import { parseInvitationLink, refusalReason } from './invitation.ts';
 import { acceptInvitation, completeAccount, signOut } from './session.ts';
+import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
 
 /**
  * `/join?teamId&membershipId&userId&secret`: accepts a desk invitation, then asks a person the
@@ -107,7 +108,8 @@ function ChoosePassword({ name: invitedName }: { name: string }) {
       password: validatePassword(password, 'password')?.message,
     };
     setErrors(found);
-    if (found.name || found.password) return;
+    if (found.name || found.password)
+      return focusFirstInvalid(event.currentTarget as HTMLFormElement);
     setBusy(true);
     setFormError(null);
     try {

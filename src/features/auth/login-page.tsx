@@ -7,6 +7,7 @@ import { paths, safeRedirect } from '../../lib/paths.ts';
 import { Link, navigate, useLocation } from '../../lib/router.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 import { signIn } from './session.ts';
+import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
 
 /** `/login`: email + password; errors inline; back to `redirectTo` afterwards. */
 export function LoginPage({ notice }: { notice?: string | null }) {
@@ -24,6 +25,7 @@ export function LoginPage({ notice }: { notice?: string | null }) {
     setEmailError(invalid?.message ?? null);
     if (invalid || !password) {
       if (!password) setFormError('Enter your password.');
+      focusFirstInvalid(event.currentTarget as HTMLFormElement, 'input[type="password"]');
       return;
     }
     setBusy(true);

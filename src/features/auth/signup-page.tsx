@@ -7,6 +7,7 @@ import { paths } from '../../lib/paths.ts';
 import { Link, navigate } from '../../lib/router.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 import { signUp } from './session.ts';
+import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
 
 type Field = 'name' | 'email' | 'password';
 
@@ -34,7 +35,7 @@ export function SignupPage() {
     ])
       if (problem) found[problem.field as Field] = problem.message;
     setErrors(found);
-    if (Object.keys(found).length) return;
+    if (Object.keys(found).length) return focusFirstInvalid(event.currentTarget as HTMLFormElement);
     setBusy(true);
     setFormError(null);
     try {

@@ -24,6 +24,7 @@ import {
   exportFilterOf,
   type ExportForm,
 } from './export-form.ts';
+import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
 
 const DOWNLOAD = { kind: 'download' } as const;
 
@@ -135,7 +136,10 @@ function NewExport() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const filter = exportFilterOf(form);
-    if ('field' in filter) return setProblem(filter);
+    if ('field' in filter) {
+      setProblem(filter);
+      return focusFirstInvalid(event.currentTarget as HTMLFormElement);
+    }
     setProblem(null);
     await startExport(filter);
   };

@@ -18,6 +18,7 @@ import {
 } from '../../../store/index.ts';
 import { centsToInput, parsePriceInput } from './price.ts';
 import { ProductImage } from './product-image.tsx';
+import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
 
 interface Draft {
   name: string;
@@ -191,7 +192,8 @@ function ProductForm({
     setAdded(null);
     const result = validate(draft);
     setErrors(result.errors);
-    if (Object.keys(result.errors).length || result.cents === null) return;
+    if (Object.keys(result.errors).length || result.cents === null)
+      return focusFirstInvalid(event.currentTarget as HTMLFormElement);
     if (!(await onSave(draft, result.cents)) || onCancel) return;
     setDraft(EMPTY);
     setAdded(`${draft.name.trim()} is in the catalog.`);

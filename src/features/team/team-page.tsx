@@ -16,6 +16,7 @@ import {
   useRunning,
   useRunningWrites,
 } from '../../../store/index.ts';
+import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
 
 /** `/team` (owner): members and roles; change a role, remove, invite by email. */
 export function TeamPage() {
@@ -131,7 +132,8 @@ function InviteForm() {
     const nameProblem = name !== '' ? validateName(name) : null;
     setErrors({ email: emailProblem?.message, name: nameProblem?.message });
     setDone(null);
-    if (emailProblem || nameProblem) return;
+    if (emailProblem || nameProblem)
+      return focusFirstInvalid(event.currentTarget as HTMLFormElement);
     const result = await inviteMember({ email, name, role });
     if (!result.ok) return;
     setDone(`Invitation sent to ${email}.`);
