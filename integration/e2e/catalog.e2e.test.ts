@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, screenshot, signedIn } from './support/browser.ts';
+import { e2e, launch, screenshot, signedIn } from './support/browser.ts';
 
 describe('the catalog (browser)', () => {
   let browser: Browser;
@@ -44,5 +44,24 @@ describe('the catalog (browser)', () => {
     const ana = await signedIn(browser, 'ana', '/products');
     await ana.page.getByText('You don’t have permission to manage the catalog.').waitFor();
     await ana.context.close();
+  });
+
+  it('keeps the keyboard on a menu card as Add turns into − / + and back', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${e2e().appUrl}/shop`);
+    const add = page.getByRole('button', { name: /^Add / }).first();
+    const name = (await add.getAttribute('aria-label'))!.slice('Add '.length);
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    await add.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe(`One ${name} more`);
+    await page.keyboard.press('Enter');
+    await page.getByLabel(`2 ${name} in the cart`).waitFor();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe(`Add ${name}`);
+    await context.close();
   });
 });

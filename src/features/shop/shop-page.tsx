@@ -15,6 +15,7 @@ import { navigate } from '../../lib/router.tsx';
 import { paths } from '../../lib/paths.ts';
 import { CartBar } from './cart-bar.tsx';
 import { PaymentForm } from './payment-form.tsx';
+import { useFocusWithin } from '../../lib/use-focus-within.ts';
 
 /** `/shop`: the catalog, the cart with the customer's name and email, and the card checkout. */
 export function ShopPage() {
@@ -81,6 +82,9 @@ function ProductCard({ product }: { product: Product }) {
   const busy = useShop((s) => s.checkout.status !== 'idle');
   const { setQty, productImageUrl } = useShopActions();
   const image = productImageUrl(product, 320);
+  // Add becomes the −/+ stepper (and back): the keyboard stays on the card, on + (or Add).
+  const body = useRef<HTMLDivElement>(null);
+  useFocusWithin(body);
   return (
     <li className="product-card" aria-label={product.name}>
       {image ? (
@@ -90,7 +94,7 @@ function ProductCard({ product }: { product: Product }) {
           {product.name.slice(0, 1)}
         </span>
       )}
-      <div className="product-card__body">
+      <div className="product-card__body" ref={body}>
         <h2 className="product-card__name">{product.name}</h2>
         {product.description && <p className="product-card__text">{product.description}</p>}
         <p className="product-card__price">{formatMoney(product.priceCents, product.currency)}</p>
@@ -122,6 +126,7 @@ function ProductCard({ product }: { product: Product }) {
               disabled={busy || qty >= LIMITS.qtyMax}
               onClick={() => setQty(product.id, qty + 1)}
               aria-label={`One ${product.name} more`}
+              data-autofocus
             >
               +
             </Button>
