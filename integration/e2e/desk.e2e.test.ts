@@ -337,7 +337,7 @@ describe('the desk with several people at once (browser)', () => {
     for (const width of [1440, 1280, 1024, 768]) {
       await marco.page.setViewportSize({ width, height: 700 });
       await expect
-        .poll(async () => (await layout()).labels, `at ${width}px`)
+        .poll(async () => (await layout()).labels, { message: `columns at ${width}px` })
         .toEqual(expected[width]);
       const shown = await layout();
       expect(shown.outside, `headers outside the table at ${width}px`).toEqual([]);

@@ -179,6 +179,9 @@ describe('card payments: the shop, order tracking and refunds (browser)', () => 
       .getByTestId('payment-error')
       .filter({ hasText: 'Your card was declined.' })
       .waitFor();
+    // Said once: a decline is the payment's, not a card field's (the card form shows nothing).
+    expect(await page.getByText('Your card was declined.').count()).toBe(1);
+    expect(await page.getByTestId('payment-element').innerText()).not.toContain('declined');
     const failed = await orderUntil(email, (o) => o.status === 'payment_failed');
     expect(failed.failureCode).toBe('generic_decline');
     await screenshot(page, 'shop-declined');
@@ -188,6 +191,30 @@ describe('card payments: the shop, order tracking and refunds (browser)', () => 
     expect(order.orderId).toBe(failed.$id);
     await onBoard(ana.page, order.number);
     expect(await ordersOf(email)).toHaveLength(1);
+  });
+
+  it('shows a card field’s error once, next to the card fields, and then pays', async () => {
+    const { page } = await customer(browser);
+    await checkOut(page, 'Finn Fields');
+    const element = page.getByTestId('payment-element');
+    const once = async (message: string) => {
+      await element.getByRole('alert').filter({ hasText: message }).waitFor();
+      expect(await page.getByText(message).count(), message).toBe(1);
+      expect(await page.getByTestId('payment-error').count(), message).toBe(0);
+    };
+    await pay(page);
+    await once('Your card number is incomplete.');
+    await screenshot(page, 'shop-field-error');
+    await page.getByLabel('Card number').fill('4242424242424241');
+    await pay(page);
+    await once('Your card number is invalid.');
+    await typeCard(page, '4242424242424242');
+    await page.getByLabel('Expiration date').fill('0120');
+    await pay(page);
+    await once("Your card's expiration year is in the past.");
+    await typeCard(page, '4242424242424242');
+    await pay(page);
+    await tracked(page);
   });
 
   it('pays after 3-D Secure is completed, and shows PAYMENT_AUTH_FAILED when it fails', async () => {

@@ -31,7 +31,11 @@ function Row({ index, style, orders, now, onOpen }: RowComponentProps<RowProps>)
   return (
     <div style={style} className="trow trow--skeleton" role="row" aria-rowindex={index + 2}>
       {COLUMNS.map((column) => (
-        <div key={column.key} className="td" role="cell">
+        <div
+          key={column.key}
+          className={column.className ? `td ${column.className}` : 'td'}
+          role="cell"
+        >
           <span />
         </div>
       ))}

@@ -36,7 +36,7 @@ const OrderCells = memo(function OrderCells({ order }: { order: Order }) {
       <div className="td td--num" role="cell">
         {formatOrderNumber(order.number)}
       </div>
-      <div className="td td--muted" role="cell">
+      <div className="td td--muted col--created" role="cell">
         {formatDateTime(order.createdAt)}
       </div>
       <div className="td" role="cell">
@@ -45,7 +45,7 @@ const OrderCells = memo(function OrderCells({ order }: { order: Order }) {
       <div className="td" role="cell">
         {order.customerName}
       </div>
-      <div className="td td--muted" role="cell">
+      <div className="td td--muted col--email" role="cell">
         {order.customerEmail}
       </div>
       <div className="td" role="cell" title={order.itemsSummary}>

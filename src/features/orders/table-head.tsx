@@ -16,7 +16,7 @@ export function TableHead({
         return (
           <div
             key={column.key}
-            className={`th${column.right ? ' th--right' : ''}`}
+            className={`th${column.right ? ' th--right' : ''}${column.className ? ` ${column.className}` : ''}`}
             role="columnheader"
             aria-sort={sorted ? (query.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
           >

@@ -26,3 +26,15 @@ export function paymentErrorMessage(error: StripeJsError): {
   if (error.type === 'validation_error') return { code: 'VALIDATION', message };
   return { code: 'SERVER_ERROR', message };
 }
+
+/**
+ * What the payment form shows under the Payment Element after `confirmPayment` failed, or null
+ * when there is nothing to add: a card field's error (`validation_error`: incomplete or invalid
+ * number, expiry in the past, …) is shown by the Payment Element itself, next to its fields,
+ * and shown again here it would be read twice. Declines, a failed 3-D Secure and every other
+ * error come from the payment, not a field, and are shown here (as {@link paymentErrorMessage}).
+ */
+export function paymentFormError(error: StripeJsError): string | null {
+  if (error.type === 'validation_error') return null;
+  return paymentErrorMessage(error).message;
+}

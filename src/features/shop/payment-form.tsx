@@ -4,13 +4,15 @@ import { Button } from '../../components/button.tsx';
 import { formatMoney } from '../../../domain/money.ts';
 import type { PendingCheckout } from '../../../store/index.ts';
 import { openStripe } from '../../lib/stripe.ts';
-import { paymentErrorMessage } from './payment-error.ts';
+import { paymentFormError } from './payment-error.ts';
 
 /**
  * The card payment of a pending checkout: Stripe's Payment Element (Stripe.js loaded now, not
  * with the page), then `confirmPayment({elements, redirect: 'if_required'})`; 3-D Secure opens
  * when the card asks for it. A failure is shown as Stripe phrases it (a failed 3-D Secure as
- * the product's `PAYMENT_AUTH_FAILED`), and the form stays for another try or another card.
+ * the product's `PAYMENT_AUTH_FAILED`), once: a card field's error by the Payment Element next to
+ * its fields, any other under it (`paymentFormError`); the form stays for another try or another
+ * card.
  * Pay is disabled while a payment is in flight, so a double click confirms once.
  */
 export function PaymentForm({
@@ -63,7 +65,7 @@ export function PaymentForm({
           return_url: `${window.location.origin}/track/${encodeURIComponent(pending.orderId)}`,
         },
       });
-      if (result.error) setError(paymentErrorMessage(result.error).message);
+      if (result.error) setError(paymentFormError(result.error));
       else if (
         result.paymentIntent.status === 'succeeded' ||
         result.paymentIntent.status === 'processing'
