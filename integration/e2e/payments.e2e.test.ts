@@ -364,7 +364,9 @@ describe('card payments: the shop, order tracking and refunds (browser)', () => 
     const other = await customer(browser);
     await other.page.goto(`${e2e().appUrl}/track/${orderId}`);
     await other.page.getByText('Order not found').waitFor();
-    await other.page.getByText('This order does not exist.', { exact: false }).waitFor();
+    await other.page
+      .getByText('an order can be followed only in the browser it was placed in', { exact: false })
+      .waitFor();
     expect(await other.page.getByTestId('track-status').count()).toBe(0);
   });
 });

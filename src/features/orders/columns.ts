@@ -7,7 +7,7 @@ export interface Column {
   right?: boolean;
   /**
    * The class of its header and cells, for the columns a narrow table leaves out (styles.css,
-   * container queries on `.table`): Email below 1094 px of table, Created too below 944 px.
+   * container queries on `.table`): Email below 1106 px of table, Created too below 956 px.
    */
   className?: string;
 }
