@@ -182,6 +182,10 @@ describe('card payments: the shop, order tracking and refunds (browser)', () => 
     // Said once: a decline is the payment's, not a card field's (the card form shows nothing).
     expect(await page.getByText('Your card was declined.').count()).toBe(1);
     expect(await page.getByTestId('payment-element').innerText()).not.toContain('declined');
+    // The keyboard is back on Pay (it was disabled while the payment ran), not at the page's start.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim() ?? ''))
+      .toMatch(/^Pay /);
     const failed = await orderUntil(email, (o) => o.status === 'payment_failed');
     expect(failed.failureCode).toBe('generic_decline');
     await screenshot(page, 'shop-declined');

@@ -5,6 +5,7 @@ import { formatMoney } from '../../../domain/money.ts';
 import type { PendingCheckout } from '../../../store/index.ts';
 import { openStripe } from '../../lib/stripe.ts';
 import { paymentFormError } from './payment-error.ts';
+import { useFocusWithin } from '../../lib/use-focus-within.ts';
 
 /**
  * The card payment of a pending checkout: Stripe's Payment Element (Stripe.js loaded now, not
@@ -51,6 +52,10 @@ export function PaymentForm({
     };
   }, [pending.clientSecret, attempt]);
 
+  // Pay is disabled while the payment runs: a refusal gives the keyboard back to it.
+  const form = useRef<HTMLFormElement>(null);
+  useFocusWithin(form);
+
   const pay = async (event: FormEvent) => {
     event.preventDefault();
     if (!ready || inFlight.current) return;
@@ -82,6 +87,7 @@ export function PaymentForm({
 
   return (
     <form
+      ref={form}
       className="pay"
       onSubmit={(event) => void pay(event)}
       aria-label="Card payment"
