@@ -22,6 +22,7 @@ import { Link, useLocation } from '../lib/router.tsx';
 import { createAppDeskStore, watchErrors } from './desk-store.ts';
 import { watchMembership } from './membership-watch.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
+import { useMediaQuery } from '../lib/use-media-query.ts';
 
 /** Runs the desk store's sync while the shell is mounted. */
 function Sync() {
@@ -48,6 +49,7 @@ export function DeskShell({ user, role }: { user: SessionUser; role: DeskRole })
     () => watchMembership(store, user.id, role, () => void recheckMembership()),
     [store, user.id, role],
   );
+  const figuresRow = useMediaQuery(`(max-width: ${figuresRowBelow(role) - 1}px)`);
   const { pathname, search } = useLocation();
   const drawer = matchPath('/orders/:id', pathname);
   const background = drawer
@@ -76,7 +78,7 @@ export function DeskShell({ user, role }: { user: SessionUser; role: DeskRole })
     <DeskStoreProvider store={store}>
       <Sync />
       <div className="shell">
-        <header className="topbar">
+        <header className={`topbar${figuresRow ? ' topbar--figures-row' : ''}`}>
           <Link to={paths.board} className="topbar__brand" aria-label="Livedesk board">
             <span className="brand-mark" aria-hidden="true" />
             <span className="brand-name">Livedesk</span>
@@ -127,6 +129,15 @@ export function DeskShell({ user, role }: { user: SessionUser; role: DeskRole })
       </div>
     </DeskStoreProvider>
   );
+}
+
+/**
+ * The window width below which the header's figures take a row of their own: the width of the
+ * brand, the role's nav, every figure and the user menu in one row (measured in Chromium: a
+ * staff member's nav has two pages, a manager's four, an owner's five).
+ */
+function figuresRowBelow(role: DeskRole): number {
+  return hasAtLeast(role, 'owner') ? 1680 : hasAtLeast(role, 'manager') ? 1620 : 1420;
 }
 
 function Forbidden({ what }: { what: string }) {
