@@ -4,6 +4,7 @@ import {
   centsToDecimal,
   exportFileName,
   exportRow,
+  spreadsheetText,
   parseExportFilter,
   type ExportOrderDocument,
 } from './exports.ts';
@@ -101,6 +102,20 @@ describe('exportRow', () => {
 
   it('leaves broken items empty instead of failing the export', () => {
     expect(exportRow({ ...doc, items: '{' })[5]).toBe('');
+  });
+
+  it('keeps typed text from being run as a spreadsheet formula', () => {
+    const row = exportRow({
+      ...doc,
+      customerName: '=HYPERLINK("http://evil.test","Click")',
+      customerEmail: '@evil@example.test',
+      assigneeName: '-Ana',
+    });
+    expect(row[3]).toBe('\'=HYPERLINK("http://evil.test","Click")');
+    expect(row[4]).toBe("'@evil@example.test");
+    expect(row[11]).toBe("'-Ana");
+    for (const start of ['+', '\t', '\r']) expect(spreadsheetText(`${start}1`)).toBe(`'${start}1`);
+    expect(spreadsheetText('Cléo = Kiki')).toBe('Cléo = Kiki');
   });
 });
 

@@ -135,21 +135,30 @@ function itemsOf(json: string): string {
   }
 }
 
+/**
+ * Text typed by a customer or a member, made safe to open in a spreadsheet: a cell starting with
+ * `=`, `+`, `-`, `@`, a tab or a carriage return would be run as a formula (CSV injection), so it
+ * is given a leading `'`, which spreadsheets show as text.
+ */
+export function spreadsheetText(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
 /** One CSV row of an order, in the order of {@link EXPORT_COLUMNS} (values unquoted). */
 export function exportRow(doc: ExportOrderDocument): string[] {
   return [
     String(doc.number),
     doc.$createdAt,
     doc.status,
-    doc.customerName,
-    doc.customerEmail,
-    itemsOf(doc.items),
+    spreadsheetText(doc.customerName),
+    spreadsheetText(doc.customerEmail),
+    spreadsheetText(itemsOf(doc.items)),
     centsToDecimal(doc.subtotalCents),
     centsToDecimal(doc.totalCents),
     centsToDecimal(doc.refundedCents ?? 0),
     doc.currency,
     doc.paymentStatus,
-    doc.assigneeName ?? '',
+    spreadsheetText(doc.assigneeName ?? ''),
     doc.paidAt ?? '',
     doc.readyAt ?? '',
     doc.fulfilledAt ?? '',
