@@ -1,6 +1,9 @@
+import { Query, Storage } from 'node-appwrite';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUCKETS } from '../../domain/ids.ts';
 import { e2e, launch, screenshot, signedIn } from './support/browser.ts';
+import { adminClient } from './support/orders.ts';
 
 describe('the catalog (browser)', () => {
   let browser: Browser;
@@ -37,6 +40,42 @@ describe('the catalog (browser)', () => {
     await cortado.getByRole('button', { name: 'Deactivate Cortado' }).click();
     await cortado.getByText('inactive').waitFor();
     await screenshot(marco.page, 'products');
+    await marco.context.close();
+  });
+
+  it('refuses a text file named .png as an image, changing nothing and keeping no upload', async () => {
+    const marco = await signedIn(browser, 'manager', '/products');
+    const form = marco.page.getByRole('form', { name: 'Add a product' });
+    const name = `Mate ${Date.now() % 100_000}`;
+    await form.getByLabel('Name').fill(name);
+    await form.getByLabel('Price').fill('3.90');
+    await form.getByRole('button', { name: 'Add product' }).click();
+    const row = marco.page.getByTestId('product-row').filter({ hasText: name });
+    await row.waitFor();
+    await row.getByLabel(`Image of ${name}`, { exact: true }).setInputFiles({
+      name: 'fake.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('this is not a png\n'),
+    });
+    await row
+      .getByRole('alert')
+      .getByText('Images up to 5 MB: JPEG, PNG, GIF or WebP.')
+      .waitFor({ timeout: 30_000 });
+    expect(await row.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    const upload = row.getByRole('button', { name: `Upload the image of ${name}` });
+    expect(await upload.innerText()).toBe('Upload image');
+    expect(await row.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
+    expect(await row.getByTestId('product-thumb').count()).toBe(0);
+    const storage = new Storage(adminClient(e2e().backend));
+    await expect
+      .poll(async () => {
+        const { files } = await storage.listFiles({
+          bucketId: BUCKETS.productImages,
+          queries: [Query.equal('name', 'fake.png')],
+        });
+        return files.length;
+      })
+      .toBe(0);
     await marco.context.close();
   });
 

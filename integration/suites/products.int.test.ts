@@ -36,6 +36,26 @@ function product(person: Person, body: Record<string, unknown>): Promise<Product
 
 const latte = { name: 'Latte', description: 'Milk', priceCents: 380, currency: 'eur' };
 
+/** A 1×1 PNG. */
+const PNG = Uint8Array.from(
+  Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+);
+
+function uploadImage(
+  person: Person,
+  name: string,
+  bytes: Uint8Array<ArrayBuffer>,
+): Promise<Models.File> {
+  return new WebStorage(person.client).createFile({
+    bucketId: BUCKETS.productImages,
+    fileId: ID.unique(),
+    file: new File([bytes], name, { type: 'image/png' }),
+  });
+}
+
 async function refusal(write: () => Promise<unknown>): Promise<number | 'written'> {
   try {
     await write();
@@ -114,23 +134,53 @@ describe('product-action: the catalog written by a function', () => {
   it('sets an uploaded image by its file id', async () => {
     const productId = ID.unique();
     await product(mia, { action: 'create', productId, product: latte });
-    const png = Uint8Array.from(
-      Buffer.from(
-        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-        'base64',
-      ),
-    );
-    const file = await new WebStorage(mia.client).createFile({
-      bucketId: BUCKETS.productImages,
-      fileId: ID.unique(),
-      file: new File([png], 'latte.png', { type: 'image/png' }),
-    });
+    const file = await uploadImage(mia, 'latte.png', PNG);
     const answer = await product(mia, {
       action: 'update',
       productId,
       changes: { imageFileId: file.$id },
     });
     expect(answer.body).toMatchObject({ imageFileId: file.$id });
+  });
+
+  it('refuses an image whose content is not an image (UPLOAD_TYPE), whatever its name says', async () => {
+    const productId = ID.unique();
+    await product(mia, { action: 'create', productId, product: latte });
+    const image = await uploadImage(mia, 'latte.png', PNG);
+    await product(mia, { action: 'update', productId, changes: { imageFileId: image.$id } });
+    // 18 bytes of plain text named .png: the bucket checks the extension only.
+    const fake = await uploadImage(
+      mia,
+      'fake.png',
+      new TextEncoder().encode('this is not a png\n'),
+    );
+    expect(fake).toMatchObject({ sizeOriginal: 18, mimeType: 'text/plain' });
+    const refused = {
+      status: 400,
+      body: {
+        error: {
+          code: 'UPLOAD_TYPE',
+          message: 'Images up to 5 MB: JPEG, PNG, GIF or WebP.',
+        },
+      },
+    };
+    expect(
+      await product(mia, { action: 'update', productId, changes: { imageFileId: fake.$id } }),
+    ).toMatchObject(refused);
+    expect(await admin.getDocument({ ...PRODUCTS, documentId: productId })).toMatchObject({
+      imageFileId: image.$id,
+    });
+    const newId = ID.unique();
+    expect(
+      await product(mia, {
+        action: 'create',
+        productId: newId,
+        product: { ...latte, imageFileId: fake.$id },
+      }),
+    ).toMatchObject(refused);
+    await expect(admin.getDocument({ ...PRODUCTS, documentId: newId })).rejects.toMatchObject({
+      code: 404,
+    });
   });
 
   it('refuses staff (403) and unknown products (404)', async () => {

@@ -32,6 +32,7 @@ class ScriptedFiles implements FilesTransport {
   calls: { method: string; args: unknown[] }[] = [];
   uploads: ScriptedUpload[] = [];
   attachError: unknown = null;
+  setImageError: unknown = null;
   #ids = 0;
 
   newId() {
@@ -97,6 +98,7 @@ class ScriptedFiles implements FilesTransport {
 
   async setProductImage(productId: string, fileId: string | null) {
     this.calls.push({ method: 'setProductImage', args: [productId, fileId] });
+    if (this.setImageError) throw this.setImageError;
     return productDoc(productId, fileId);
   }
 
@@ -329,6 +331,38 @@ describe('removeAttachment, startExport, product images', () => {
     expect(state().fileUrl('product-images', 'f2', { kind: 'download' })).toBe(
       'https://files.test/product-images/f2',
     );
+  });
+
+  it('keeps the image when product-action refuses the content, deleting the upload and offering no retry', async () => {
+    const { files, state, store } = setup();
+    store.getState().applyRemote([
+      {
+        collection: 'products',
+        kind: 'upsert',
+        record: { ...recordOfProduct(), imageFileId: 'old' },
+      },
+    ]);
+    const message = 'Images up to 5 MB: JPEG, PNG, GIF or WebP.';
+    files.setImageError = new AppError('UPLOAD_TYPE', message);
+    const setting = state().setProductImage('p1', file('fake.png', 18));
+    files.uploads[0]!.finish();
+    const result = await setting;
+    expect(!result.ok && [result.error.code, result.error.message]).toEqual([
+      'UPLOAD_TYPE',
+      message,
+    ]);
+    expect(files.calls).toEqual([
+      { method: 'upload', args: ['product-images', 'f1', 'fake.png'] },
+      { method: 'setProductImage', args: ['p1', 'f1'] },
+      { method: 'deleteFile', args: ['product-images', 'f1'] },
+    ]);
+    expect(state().uploads.f1).toMatchObject({ status: 'failed', retry: null });
+    expect(state().products.get('p1')!.imageFileId).toBe('old');
+    state().retryUpload('f1');
+    state().dismissUpload('f1');
+    await tick();
+    expect(files.calls).toHaveLength(3);
+    expect(state().uploads).toEqual({});
   });
 });
 

@@ -1,7 +1,7 @@
 import { Storage, type Client, type Models } from 'node-appwrite';
 import type { ATTACHMENT_SCHEMA, Attachment } from '../../../domain/entities.ts';
 import { AppError } from '../../../domain/errors.ts';
-import { ATTACHMENT_RULE, checkFile } from '../../../domain/files.ts';
+import { ATTACHMENT_RULE } from '../../../domain/files.ts';
 import { BUCKETS, COLLECTIONS } from '../../../domain/ids.ts';
 import type { Actor } from '../../../domain/order-machine.ts';
 import type { OrderDocument } from '../../../domain/order.ts';
@@ -18,6 +18,7 @@ import {
 import { loadDeskMember } from '../../_shared/desk-actor.ts';
 import { AlreadyWritten, commitUntilLanded } from '../../_shared/order-writes.ts';
 import type { FunctionContext, FunctionOutput } from '../../_shared/runtime.ts';
+import { readCheckedUpload } from '../../_shared/uploads.ts';
 
 const ID = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,35}$/;
 
@@ -71,26 +72,14 @@ function readAttachment(client: Client, id: string): Promise<AttachmentDocument 
 }
 
 /** The upload in the attachments bucket, complete and within the product's limits. */
-async function readUpload(client: Client, fileId: string): Promise<Models.File> {
-  let file: Models.File;
-  try {
-    file = await new Storage(client).getFile({ bucketId: BUCKETS.attachments, fileId });
-  } catch (error) {
-    if (isAppwriteError(error, 404))
-      throw new AppError('VALIDATION', 'This upload is not in the attachments. Upload it again.', {
-        field: 'fileId',
-      });
-    throw error;
-  }
-  if (file.chunksUploaded < file.chunksTotal)
-    throw new AppError('VALIDATION', 'This upload is not complete yet.', { field: 'fileId' });
-  const problem = checkFile(ATTACHMENT_RULE, {
-    name: file.name,
-    size: file.sizeOriginal,
-    mimeType: file.mimeType,
+function readUpload(client: Client, fileId: string): Promise<Models.File> {
+  return readCheckedUpload(client, {
+    bucketId: BUCKETS.attachments,
+    fileId,
+    rule: ATTACHMENT_RULE,
+    field: 'fileId',
+    missing: 'This upload is not in the attachments. Upload it again.',
   });
-  if (problem) throw problem;
-  return file;
 }
 
 /**

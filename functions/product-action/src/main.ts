@@ -1,6 +1,7 @@
-import { Databases, Storage, type Client } from 'node-appwrite';
+import { Databases, type Client } from 'node-appwrite';
 import type { PRODUCT_SCHEMA } from '../../../domain/entities.ts';
 import { AppError } from '../../../domain/errors.ts';
+import { PRODUCT_IMAGE_RULE } from '../../../domain/files.ts';
 import { BUCKETS, COLLECTIONS, DATABASE_ID } from '../../../domain/ids.ts';
 import { hasAtLeast } from '../../../domain/roles.ts';
 import type { DocumentOf } from '../../../domain/schema.ts';
@@ -22,6 +23,7 @@ import {
 } from '../../_shared/appwrite.ts';
 import { loadDeskActor } from '../../_shared/desk-actor.ts';
 import type { FunctionContext, FunctionOutput } from '../../_shared/runtime.ts';
+import { readCheckedUpload } from '../../_shared/uploads.ts';
 
 /** A product's fields as `product-action` takes them (all for `create`, some for `update`). */
 export interface ProductFields {
@@ -171,18 +173,19 @@ function readProduct(client: Client, productId: string): Promise<ProductDocument
   return findDocument<ProductDocument>(client, COLLECTIONS.products, productId);
 }
 
-/** An image must be a file of the `product-images` bucket (the bucket checks size and type). */
+/**
+ * An image must be a complete file of the `product-images` bucket within its rule: a JPEG, PNG,
+ * GIF or WebP by its content, not only its name (the bucket checks the extension and the size).
+ */
 async function checkImage(client: Client, fileId: string | null | undefined): Promise<void> {
   if (!fileId) return;
-  try {
-    await new Storage(client).getFile({ bucketId: BUCKETS.productImages, fileId });
-  } catch (error) {
-    if (isAppwriteError(error, 404))
-      throw new AppError('VALIDATION', 'This image is not uploaded. Upload it again.', {
-        field: 'imageFileId',
-      });
-    throw error;
-  }
+  await readCheckedUpload(client, {
+    bucketId: BUCKETS.productImages,
+    fileId,
+    rule: PRODUCT_IMAGE_RULE,
+    field: 'imageFileId',
+    missing: 'This image is not uploaded. Upload it again.',
+  });
 }
 
 async function apply(client: Client, request: ProductRequest): Promise<ProductDocument> {
