@@ -179,9 +179,11 @@ describe('summarizeCart', () => {
       { productId: 'latte', qty: 2 },
       { productId: 'croissant', qty: 1 },
       { productId: 'gone', qty: 3 },
+      { productId: 'scone', qty: 1 },
     ];
+    // A product gone from the catalog or taken off the menu (inactive) counts at no price.
     expect(summarizeCart(lines, CATALOG)).toEqual({
-      itemCount: 6,
+      itemCount: 7,
       totalCents: 2 * 350 + 220,
       currency: 'eur',
     });

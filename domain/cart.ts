@@ -30,8 +30,9 @@ export interface CartSummary {
 }
 
 /**
- * Counts and totals a cart's lines at the catalog's prices (a line whose product left the menu
- * counts as an item at no price); the currency of the first product found, else `fallback`.
+ * Counts and totals a cart's lines at the catalog's prices (a line whose product left the
+ * catalog or the menu — inactive — counts as an item at no price); the currency of the first
+ * product on the menu, else `fallback`.
  */
 export function summarizeCart(
   lines: readonly CartLine[],
@@ -45,7 +46,7 @@ export function summarizeCart(
   for (const line of lines) {
     const product = byId.get(line.productId);
     itemCount += line.qty;
-    if (!product) continue;
+    if (!product?.active) continue;
     totalCents += product.priceCents * line.qty;
     currency ??= product.currency;
   }

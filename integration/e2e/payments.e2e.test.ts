@@ -353,13 +353,49 @@ describe('card payments: the shop, order tracking and refunds (browser)', () => 
       documentId: productId,
       data: { active: false },
     });
-    await page.getByRole('button', { name: 'Check out' }).click();
+    // The menu is live: the cart says so at once, and checking out is refused the same way.
     const cart = page.getByRole('table', { name: 'Cart' });
     await cart.getByText(`${name} is no longer available.`).waitFor();
+    expect(await page.getByRole('button', { name: `Add ${name}` }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Check out' }).click();
+    await cart.getByText(`${name} is no longer available.`).waitFor();
     await screenshot(page, 'shop-product-gone');
-    await cart.getByRole('button', { name: 'Remove this item' }).click();
+    await cart.getByRole('button', { name: `Remove ${name}` }).click();
     await page.getByRole('button', { name: 'Check out' }).click();
     await page.getByLabel('Card number').waitFor();
+    await context.close();
+  });
+
+  it('keeps the menu live: a new price, a product taken off and a new one show without a reload', async () => {
+    const databases = new Databases(adminClient(e2e().backend));
+    const stamp = Date.now();
+    const product = (id: string, data: Record<string, unknown>) =>
+      databases.createDocument({
+        databaseId: DATABASE_ID,
+        collectionId: COLLECTIONS.products,
+        documentId: id,
+        data: { description: '', currency: 'eur', active: true, sortOrder: 901, ...data },
+      });
+    const change = (id: string, data: Record<string, unknown>) =>
+      databases.updateDocument({
+        databaseId: DATABASE_ID,
+        collectionId: COLLECTIONS.products,
+        documentId: id,
+        data,
+      });
+    const scone = `Live scone ${stamp % 10_000}`;
+    await product(`scone${stamp}`, { name: scone, priceCents: 300 });
+    const { context, page } = await customer(browser);
+    await page.goto(`${e2e().appUrl}/shop`);
+    const card = page.getByRole('listitem', { name: scone });
+    await card.getByText('€3.00').waitFor();
+    await change(`scone${stamp}`, { priceCents: 320 });
+    await card.getByText('€3.20').waitFor();
+    await change(`scone${stamp}`, { active: false });
+    await card.waitFor({ state: 'detached' });
+    const bun = `Live bun ${stamp % 10_000}`;
+    await product(`bun${stamp}`, { name: bun, priceCents: 250 });
+    await page.getByRole('listitem', { name: bun }).getByText('€2.50').waitFor();
     await context.close();
   });
 

@@ -22,7 +22,7 @@ export interface ShopSdk {
   account: Pick<Account, 'get' | 'createAnonymousSession'>;
   databases: Pick<Databases, 'listDocuments' | 'getDocument'>;
   functions: FunctionsClient;
-  realtime: Pick<Realtime, 'subscribe'>;
+  realtime: Pick<Realtime, 'subscribe' | 'disconnect'>;
 }
 
 function isCheckoutAnswer(body: unknown): body is CheckoutAnswer {
@@ -48,6 +48,7 @@ function isCheckoutAnswer(body: unknown): body is CheckoutAnswer {
 export function createAppwriteShopTransport(sdk: ShopSdk): ShopTransport {
   let session: Promise<string> | null = null;
   const storage = new Storage(sdk.client);
+  const follows = createFollows(sdk.realtime);
   return {
     newId: () => ID.unique(),
 
@@ -62,6 +63,9 @@ export function createAppwriteShopTransport(sdk: ShopSdk): ShopTransport {
         const created = await call('start the checkout', () =>
           sdk.account.createAnonymousSession(),
         );
+        // The tab's socket, opened for the menu before there was a session, still speaks as a
+        // guest: it is opened again, so the customer's own order reaches it.
+        await follows.reopen();
         return created.userId;
       })();
       session = made;
@@ -119,17 +123,60 @@ export function createAppwriteShopTransport(sdk: ShopSdk): ShopTransport {
       return orderFromDocument(doc as unknown as OrderDocument);
     },
 
-    async followOrder(orderId, onOrder) {
-      let closed = false;
-      const channel = `databases.${DATABASE_ID}.collections.${COLLECTIONS.orders}.documents.${orderId}`;
-      const subscription = await sdk.realtime.subscribe<OrderDocument>([channel], (event) => {
-        if (!closed && event.payload?.$id === orderId) onOrder(orderFromDocument(event.payload));
+    followProducts(onProduct) {
+      const channel = `databases.${DATABASE_ID}.collections.${COLLECTIONS.products}.documents`;
+      return follows.follow(channel, (payload) => {
+        if (payload.$id) onProduct(productFromDocument(payload as unknown as Models.Document));
       });
+    },
+
+    followOrder(orderId, onOrder) {
+      const channel = `databases.${DATABASE_ID}.collections.${COLLECTIONS.orders}.documents.${orderId}`;
+      return follows.follow(channel, (payload) => {
+        if (payload.$id === orderId)
+          onOrder(orderFromDocument(payload as unknown as OrderDocument));
+      });
+    },
+  };
+}
+
+/**
+ * The shop's realtime follows on the tab's connection, kept so that they can be made again when
+ * the connection is: a session made after it opened (the first checkout) is heard only by a new
+ * socket (the SDK authenticates a socket once, as it opens).
+ */
+function createFollows(realtime: ShopSdk['realtime']) {
+  type Follow = {
+    channel: string;
+    onPayload: (payload: Record<string, unknown>) => void;
+    subscription: Promise<{ unsubscribe(): unknown }>;
+  };
+  const active = new Set<Follow>();
+  const subscribe = (entry: Pick<Follow, 'channel' | 'onPayload'>) =>
+    realtime.subscribe<Record<string, unknown>>([entry.channel], (event) => {
+      if (active.has(entry as Follow) && event.payload) entry.onPayload(event.payload);
+    });
+  return {
+    /** Follows `channel`; resolves, with the end of it, once the subscription is made. */
+    async follow(
+      channel: string,
+      onPayload: (payload: Record<string, unknown>) => void,
+    ): Promise<() => void> {
+      const entry = { channel, onPayload } as Follow;
+      active.add(entry);
+      entry.subscription = subscribe(entry);
+      await entry.subscription;
       return () => {
-        if (closed) return;
-        closed = true;
-        void Promise.resolve(subscription.unsubscribe()).catch(() => {});
+        if (!active.delete(entry)) return;
+        void entry.subscription.then((made) => made.unsubscribe()).catch(() => {});
       };
+    },
+    /** Opens the connection again (as the session now is), with every follow still wanted. */
+    async reopen(): Promise<void> {
+      if (active.size === 0) return;
+      await realtime.disconnect();
+      for (const entry of active) entry.subscription = subscribe(entry);
+      await Promise.all([...active].map((entry) => entry.subscription));
     },
   };
 }

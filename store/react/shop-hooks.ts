@@ -40,6 +40,7 @@ export function useCartSummary(): CartSummary {
 export function useShopActions(): Pick<
   ShopState,
   | 'loadCatalog'
+  | 'followCatalog'
   | 'setQty'
   | 'setCustomer'
   | 'startCheckout'

@@ -13,6 +13,8 @@ const LATTE = {
   priceCents: 400,
   currency: 'eur',
   active: true,
+  sortOrder: 1,
+  updatedAt: 1,
 } as Product;
 const BAGEL = {
   id: 'bagel',
@@ -20,10 +22,15 @@ const BAGEL = {
   priceCents: 280,
   currency: 'eur',
   active: true,
+  sortOrder: 2,
+  updatedAt: 1,
 } as Product;
 
 interface FakeTransport extends ShopTransport {
   calls: { orderId: string; items: unknown }[];
+  /** Sends a product change to whoever follows the catalog. */
+  productChanged(product: Product): void;
+  menu: Product[];
   status: string;
   failWith: AppError | null;
   hold: boolean;
@@ -35,15 +42,22 @@ function fakeTransport(): FakeTransport {
   const calls: { orderId: string; items: unknown }[] = [];
   let ids = 0;
   let release: (() => void) | null = null;
+  const followers = new Set<(product: Product) => void>();
   const t: FakeTransport = {
     calls,
+    menu: [LATTE, BAGEL],
+    productChanged: (product) => followers.forEach((follow) => follow(product)),
+    followProducts: async (onProduct) => {
+      followers.add(onProduct);
+      return () => followers.delete(onProduct);
+    },
     status: 'pending_payment',
     failWith: null,
     hold: false,
     release: () => release?.(),
     newId: () => `order-${++ids}`,
     ensureSession: async () => 'user-1',
-    listProducts: async () => [LATTE, BAGEL],
+    listProducts: async () => t.menu,
     productImageUrl: () => '',
     async checkout(request) {
       calls.push({ orderId: request.orderId, items: request.items });
@@ -201,5 +215,41 @@ describe('trackOrder', () => {
     store.getState().trackOrder('someone-elses');
     await vi.waitFor(() => expect(store.getState().tracked.status).toBe('missing'));
     expect(store.getState().tracked.error?.message).toBe('This order does not exist.');
+  });
+});
+
+describe('followCatalog', () => {
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('keeps the menu live: a product repriced, taken off and added show at once', async () => {
+    const transport = fakeTransport();
+    const store = createShopStore({ transport, storage: memory() });
+    const stop = store.getState().followCatalog();
+    await settle();
+    expect(store.getState().catalog.products.map((p) => p.id)).toEqual(['latte', 'bagel']);
+    transport.productChanged({ ...LATTE, priceCents: 420, updatedAt: 2 });
+    transport.productChanged({ ...BAGEL, active: false, updatedAt: 2 });
+    expect(store.getState().catalog.products.map((p) => [p.id, p.priceCents, p.active])).toEqual([
+      ['latte', 420, true],
+      ['bagel', 280, false],
+    ]);
+    stop();
+    transport.productChanged({ ...BAGEL, updatedAt: 3 });
+    expect(store.getState().catalog.products.find((p) => p.id === 'bagel')?.active).toBe(false);
+  });
+
+  it('applies a change heard before the catalog was read, unless the read is newer', async () => {
+    const transport = fakeTransport();
+    transport.menu = [{ ...LATTE, updatedAt: 5 }];
+    const store = createShopStore({ transport, storage: memory() });
+    store.getState().followCatalog();
+    await Promise.resolve();
+    transport.productChanged({ ...LATTE, priceCents: 1, updatedAt: 4 });
+    transport.productChanged({ ...BAGEL, updatedAt: 6 });
+    await settle();
+    expect(store.getState().catalog.products.map((p) => [p.id, p.priceCents])).toEqual([
+      ['latte', 400],
+      ['bagel', 280],
+    ]);
   });
 });

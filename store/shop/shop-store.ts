@@ -7,6 +7,7 @@ import type { Order } from '../../domain/order.ts';
 import { toAppError } from '../appwrite/errors.ts';
 import { cartKey, loadShop, saveShop, type CartDraft, type PendingCheckout } from './pending.ts';
 import type { KeyValueStorage, ShopTransport } from './transport.ts';
+import { withProduct } from './catalog.ts';
 
 /** The catalog as the shop shows it. */
 export interface ShopCatalog {
@@ -47,6 +48,12 @@ export interface ShopState {
   tracked: TrackedOrder;
 
   loadCatalog(): Promise<void>;
+  /**
+   * Keeps the catalog live while the shop is open: follows the products' changes, then loads it
+   * (a change between the two is not missed); returns the end of it. Without realtime the
+   * catalog still loads, as {@link loadCatalog}.
+   */
+  followCatalog(): () => void;
   /** Sets a line's quantity (0 removes it; capped at 99). */
   setQty(productId: string, qty: number): void;
   setCustomer(patch: Partial<Pick<CartDraft, 'customerName' | 'customerEmail'>>): void;
@@ -115,6 +122,36 @@ export function createShopStore({ transport, storage }: ShopStoreOptions): ShopS
         } catch (thrown) {
           set((s) => ({ catalog: { ...s.catalog, status: 'error', error: toAppError(thrown) } }));
         }
+      },
+
+      followCatalog() {
+        let closed = false;
+        let stop: (() => void) | null = null;
+        let early: Product[] | null = [];
+        const take = (product: Product) => {
+          if (closed) return;
+          if (early) return void early.push(product);
+          set((s) => ({
+            catalog: { ...s.catalog, products: withProduct(s.catalog.products, product) },
+          }));
+        };
+        void (async () => {
+          try {
+            const unfollow = await transport.followProducts(take);
+            if (closed) return unfollow();
+            stop = unfollow;
+          } catch {
+            // Live changes are a courtesy: the catalog is read all the same.
+          }
+          await get().loadCatalog();
+          const held = early ?? [];
+          early = null;
+          for (const product of held) take(product);
+        })();
+        return () => {
+          closed = true;
+          stop?.();
+        };
       },
 
       setQty(productId, qty) {

@@ -36,6 +36,11 @@ export interface ShopTransport {
    * is made (a read after that misses no change).
    */
   followOrder(orderId: string, onOrder: (order: Order) => void): Promise<() => void>;
+  /**
+   * Follows the catalog's changes on realtime (every product: added, changed, taken off the
+   * menu); resolves, with the end of it, once the subscription is made.
+   */
+  followProducts(onProduct: (product: Product) => void): Promise<() => void>;
 }
 
 /** Where a pending checkout is kept across reloads (sessionStorage in the browser). */

@@ -20,13 +20,14 @@ import { useFocusWithin } from '../../lib/use-focus-within.ts';
 /** `/shop`: the catalog, the cart with the customer's name and email, and the card checkout. */
 export function ShopPage() {
   const catalog = useShop((s) => s.catalog);
+  // The catalog keeps products taken off the menu (a cart may name them): the menu lists the rest.
+  const menu = useMemo(() => catalog.products.filter((p) => p.active), [catalog.products]);
   const checkout = useShop((s) => s.checkout);
-  const { loadCatalog } = useShopActions();
+  const { loadCatalog, followCatalog } = useShopActions();
   const cart = useRef<HTMLElement>(null);
 
-  useEffect(() => {
-    void loadCatalog();
-  }, [loadCatalog]);
+  // The menu stays live: products added, changed or taken off show at once.
+  useEffect(() => followCatalog(), [followCatalog]);
 
   // Paid: on to the order's own page (replacing /shop, so Back does not pay again).
   useEffect(() => {
@@ -53,11 +54,11 @@ export function ShopPage() {
             />
           ) : catalog.status !== 'ready' ? (
             <LoadingState label="Loading the menu…" />
-          ) : catalog.products.length === 0 ? (
+          ) : menu.length === 0 ? (
             <EmptyState title="Nothing on the menu right now" />
           ) : (
             <ul className="shop__grid">
-              {catalog.products.map((product) => (
+              {menu.map((product) => (
                 <ProductCard key={product.id} product={product} />
               ))}
             </ul>
@@ -152,11 +153,13 @@ function Cart() {
 
   const lines = useMemo(
     () =>
-      cart.lines.map((line) => ({
-        ...line,
-        product: products.find((p) => p.id === line.productId) ?? null,
-      })),
-    [cart.lines, products],
+      cart.lines.map((line) => {
+        const product = products.find((p) => p.id === line.productId) ?? null;
+        // Taken off the menu while in the cart: said at once, as checkout would say it.
+        const gone = product && !product.active ? `${product.name} is no longer available.` : null;
+        return { ...line, product, problem: fieldErrors[`items.${line.productId}`] ?? gone };
+      }),
+    [cart.lines, products, fieldErrors],
   );
   const { totalCents: total, currency } = useCartSummary();
 
@@ -182,14 +185,16 @@ function Cart() {
                 <td className="qty">{line.qty}×</td>
                 <td>
                   {line.product?.name ?? 'No longer on the menu'}
-                  {fieldErrors[`items.${line.productId}`] && (
+                  {line.problem && (
                     <span className="field__error cart__line-error" role="alert">
-                      {fieldErrors[`items.${line.productId}`]}
+                      {line.problem}
                     </span>
                   )}
                 </td>
                 <td>
-                  {line.product ? formatMoney(line.product.priceCents * line.qty, currency) : '—'}
+                  {line.product?.active
+                    ? formatMoney(line.product.priceCents * line.qty, currency)
+                    : '—'}
                 </td>
                 <td>
                   <Button
