@@ -53,7 +53,7 @@ export {
   type OrderSortKey,
   type BoardColumn,
 } from './views/order-views.ts';
-export { MetricsAccumulator, type DeskMetrics } from './views/metrics.ts';
+export { MetricsAccumulator, RATE_WINDOW_MINUTES, type DeskMetrics } from './views/metrics.ts';
 
 // Selectors.
 export * from './selectors/orders.ts';

@@ -408,5 +408,7 @@ describe('card payments: the shop, order tracking and refunds (browser)', () => 
       .getByText('an order can be followed only in the browser it was placed in', { exact: false })
       .waitFor();
     expect(await other.page.getByTestId('track-status').count()).toBe(0);
+    await other.page.getByRole('link', { name: 'Order something from the shop' }).click();
+    await other.page.waitForURL((url) => url.pathname === '/shop');
   });
 });

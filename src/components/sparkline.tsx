@@ -13,7 +13,7 @@ export function sparklinePath(values: readonly number[], width: number, height: 
     .join('');
 }
 
-/** A tiny SVG line chart (e.g. orders per minute over the last hour). */
+/** A tiny SVG line chart (e.g. orders per minute over the last 30 minutes). */
 export function Sparkline({
   values,
   width = 120,

@@ -33,7 +33,10 @@ export const OrderCard = memo(function OrderCard({ id, now }: { id: string; now:
         <span className="card__customer" title={order.customerName}>
           {order.customerName}
         </span>
-        <span className={`card__age${late ? ' card__age--late' : ''}`} title="Time since paid">
+        <span
+          className={`card__age${late ? ' card__age--late' : ''}`}
+          title={order.status === 'fulfilled' ? 'Time since handed over' : 'Time since paid'}
+        >
           {formatAge(since, now)}
         </span>
       </div>

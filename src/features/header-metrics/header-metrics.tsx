@@ -4,6 +4,7 @@ import { Sparkline } from '../../components/sparkline.tsx';
 import { formatMoney } from '../../../domain/money.ts';
 import { formatAge, formatCount, formatDuration } from '../../lib/format.ts';
 import {
+  RATE_WINDOW_MINUTES,
   secondsUntilRetry,
   useConnection,
   useLoadState,
@@ -58,7 +59,7 @@ export const HeaderMetrics = memo(function HeaderMetrics() {
       <div className="metric metric--spark metric--drop-1">
         <Sparkline
           values={metrics.perMinute}
-          label={`Orders per minute, last hour; ${lastMinute} this minute`}
+          label={`Orders per minute, last ${RATE_WINDOW_MINUTES} minutes; ${lastMinute} this minute`}
         />
         <div className="metric">
           <span className="metric__label">Per min</span>

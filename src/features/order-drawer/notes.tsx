@@ -32,6 +32,12 @@ function NoteItem({ note }: { note: Note }) {
 
 const drafts = new WeakMap<DeskStore, Map<string, string>>();
 
+/** The keyboard shortcut, said only where there is a keyboard to use it (not on a phone). */
+const SEND_HINT =
+  typeof window !== 'undefined' && window.matchMedia?.('(pointer: fine)').matches
+    ? 'Ctrl+Enter to send'
+    : '';
+
 /**
  * The note being written on an order, kept while the desk is open (its store: one per member), so
  * closing the drawer and opening the order again finds it as it was left.
@@ -123,7 +129,7 @@ export function Notes({ orderId, offline }: { orderId: string; offline: boolean 
                 ? 'Offline: notes can be sent when the connection is back.'
                 : body.length > LIMITS.noteMax * 0.8
                   ? `${body.length} / ${LIMITS.noteMax}`
-                  : 'Ctrl+Enter to send'}
+                  : SEND_HINT}
             </span>
           )}
           <Button type="submit" size="sm" variant="primary" disabled={offline || !body.trim()}>

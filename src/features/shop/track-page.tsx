@@ -26,10 +26,15 @@ export function TrackPage({ orderId }: { orderId: string }) {
         {tracked.status === 'ready' && tracked.order ? (
           <OrderStatus order={tracked.order} />
         ) : tracked.status === 'missing' ? (
-          <ErrorState
-            title="Order not found"
-            message="We can’t find this order for this browser: an order can be followed only in the browser it was placed in, and the link must be complete."
-          />
+          <>
+            <ErrorState
+              title="Order not found"
+              message="We can’t find this order for this browser: an order can be followed only in the browser it was placed in, and the link must be complete."
+            />
+            <p className="track__back">
+              <Link to={paths.shop}>Order something from the shop</Link>
+            </p>
+          </>
         ) : tracked.status === 'error' ? (
           <ErrorState title="Your order didn’t load" message={tracked.error?.message ?? ''} />
         ) : (
