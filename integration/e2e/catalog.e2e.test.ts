@@ -40,6 +40,26 @@ describe('the catalog (browser)', () => {
     await cortado.getByRole('button', { name: 'Deactivate Cortado' }).click();
     await cortado.getByText('inactive').waitFor();
     await screenshot(marco.page, 'products');
+
+    // By keyboard: Edit opens the form on its name, Escape closes it back onto Edit, and the
+    // toggle keeps the focus while it works.
+    const focused = () =>
+      marco.page.evaluate(
+        () =>
+          document.activeElement?.getAttribute('aria-label') ??
+          document.activeElement?.id ??
+          document.activeElement?.tagName,
+      );
+    await cortado.getByRole('button', { name: 'Edit Cortado' }).focus();
+    await marco.page.keyboard.press('Enter');
+    const name = marco.page.getByRole('form', { name: 'Edit Cortado' }).getByLabel('Name');
+    await expect.poll(() => name.evaluate((input) => input === document.activeElement)).toBe(true);
+    await marco.page.keyboard.press('Escape');
+    await expect.poll(focused).toBe('Edit Cortado');
+    await cortado.getByRole('button', { name: 'Activate Cortado' }).focus();
+    await marco.page.keyboard.press('Enter');
+    await cortado.getByText('active', { exact: true }).waitFor();
+    await expect.poll(focused).toBe('Deactivate Cortado');
     await marco.context.close();
   });
 

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, Ref } from 'react';
 
 /** Visual weight of a {@link Button}. */
 export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
@@ -14,6 +14,7 @@ export function Button({
   type = 'button',
   ...rest
 }: ButtonHTMLAttributes<HTMLButtonElement> & {
+  ref?: Ref<HTMLButtonElement>;
   variant?: ButtonVariant;
   busy?: boolean;
   size?: 'sm' | 'md';

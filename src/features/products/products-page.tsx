@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states.tsx';
@@ -19,6 +19,7 @@ import {
 import { centsToInput, parsePriceInput } from './price.ts';
 import { ProductImage } from './product-image.tsx';
 import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
+import { useFocusWithin } from '../../lib/use-focus-within.ts';
 
 interface Draft {
   name: string;
@@ -52,6 +53,12 @@ export function ProductsPage() {
   const actionError = useLatestFailure('product:')?.error.message ?? null;
   const { saveProduct, setProductActive } = useDeskActions();
   const [editing, setEditing] = useState<string | null>(null);
+  // Closing an edit form gives the keyboard back to its row's Edit button.
+  const [returnTo, setReturnTo] = useState<string | null>(null);
+  const stopEditing = (id: string) => {
+    setEditing(null);
+    setReturnTo(id);
+  };
 
   const save = async (id: string | null, draft: Draft, cents: number) => {
     const result = await saveProduct(id, {
@@ -59,7 +66,7 @@ export function ProductsPage() {
       description: draft.description,
       priceCents: cents,
     });
-    if (result.ok) setEditing(null);
+    if (result.ok && id !== null) stopEditing(id);
     return result.ok;
   };
 
@@ -115,7 +122,7 @@ export function ProductsPage() {
                         }}
                         busy={busy(product.id)}
                         onSave={(draft, cents) => save(product.id, draft, cents)}
-                        onCancel={() => setEditing(null)}
+                        onCancel={() => stopEditing(product.id)}
                       />
                     </td>
                   </tr>
@@ -137,24 +144,13 @@ export function ProductsPage() {
                       )}
                     </td>
                     <td className="right">
-                      <span className="row-actions" style={{ justifyContent: 'flex-end' }}>
-                        <Button
-                          size="sm"
-                          onClick={() => setEditing(product.id)}
-                          aria-label={`Edit ${product.name}`}
-                        >
-                          Edit
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant={product.active ? 'danger' : 'secondary'}
-                          busy={busy(product.id)}
-                          onClick={() => void toggleActive(product)}
-                          aria-label={`${product.active ? 'Deactivate' : 'Activate'} ${product.name}`}
-                        >
-                          {product.active ? 'Deactivate' : 'Activate'}
-                        </Button>
-                      </span>
+                      <RowActions
+                        product={product}
+                        busy={busy(product.id)}
+                        focusEdit={returnTo === product.id}
+                        onEdit={() => setEditing(product.id)}
+                        onToggle={() => void toggleActive(product)}
+                      />
                     </td>
                   </tr>
                 ),
@@ -164,6 +160,48 @@ export function ProductsPage() {
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * A product row's Edit and Deactivate/Activate. The keyboard stays on the toggle while it is busy
+ * (`useFocusWithin`), and `focusEdit` puts it on Edit as the row comes back from its edit form.
+ */
+function RowActions({
+  product,
+  busy,
+  focusEdit,
+  onEdit,
+  onToggle,
+}: {
+  product: Product;
+  busy: boolean;
+  focusEdit: boolean;
+  onEdit: () => void;
+  onToggle: () => void;
+}) {
+  const group = useRef<HTMLSpanElement>(null);
+  useFocusWithin(group);
+  const edit = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (focusEdit) edit.current?.focus();
+  }, [focusEdit]);
+  return (
+    <span ref={group} className="row-actions" style={{ justifyContent: 'flex-end' }}>
+      <Button size="sm" ref={edit} onClick={onEdit} aria-label={`Edit ${product.name}`}>
+        Edit
+      </Button>
+      <Button
+        size="sm"
+        variant={product.active ? 'danger' : 'secondary'}
+        busy={busy}
+        onClick={onToggle}
+        aria-label={`${product.active ? 'Deactivate' : 'Activate'} ${product.name}`}
+        data-autofocus
+      >
+        {product.active ? 'Deactivate' : 'Activate'}
+      </Button>
+    </span>
   );
 }
 
@@ -199,10 +237,24 @@ function ProductForm({
     setAdded(`${draft.name.trim()} is in the catalog.`);
   };
   return (
-    <form className="panel" onSubmit={(e) => void submit(e)} noValidate aria-label={title}>
+    <form
+      className="panel"
+      onSubmit={(e) => void submit(e)}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && onCancel) onCancel();
+      }}
+      noValidate
+      aria-label={title}
+    >
       <h2 className="panel__title">{title}</h2>
       <div className="grid-form">
-        <TextField label="Name" value={draft.name} onChange={set('name')} error={errors.name} />
+        <TextField
+          label="Name"
+          value={draft.name}
+          onChange={set('name')}
+          error={errors.name}
+          autoFocus={onCancel !== undefined}
+        />
         <TextField
           label="Description"
           value={draft.description}
