@@ -582,6 +582,42 @@ describe('the desk with several people at once (browser)', () => {
     await marco.page.setViewportSize({ width: 1440, height: 900 });
   });
 
+  it('moves between the board’s cards with the arrow keys, Home and End', async () => {
+    await createPaidOrder(e2e().backend, 'Arlo Arrow');
+    await createPaidOrder(e2e().backend, 'Ada Arrow');
+    const moving = await createPaidOrder(e2e().backend, 'Ari Arrow');
+    expect(
+      (await orderAction('ana', { orderId: moving.id, action: 'start', expectedRev: 1 }))
+        .responseStatusCode,
+    ).toBe(200);
+    await marco.page.setViewportSize({ width: 1440, height: 900 });
+    await marco.page.goto(`${e2e().appUrl}/`);
+    const paid = column(marco.page, 'paid');
+    await paid.getByTestId('order-card').nth(1).waitFor();
+    await column(marco.page, 'preparing').getByTestId('order-card').first().waitFor();
+    const where = () =>
+      marco.page.evaluate(() => {
+        const card = document.activeElement;
+        return `${card?.closest('[data-testid^="column-"]')?.getAttribute('data-testid')} ${card?.closest('.card-slot')?.getAttribute('data-index')}`;
+      });
+    const last = async () =>
+      `column-paid ${Number(await paid.getByTestId('column-count').innerText()) - 1}`;
+    await paid.getByTestId('order-card').first().focus();
+    await marco.page.keyboard.press('ArrowDown');
+    await expect.poll(where).toBe('column-paid 1');
+    await marco.page.keyboard.press('End');
+    // (Orders may still arrive from earlier tests: the last card is the column's count less one.)
+    await expect.poll(async () => (await where()) === (await last())).toBe(true);
+    await marco.page.keyboard.press('Home');
+    await expect.poll(where).toBe('column-paid 0');
+    await marco.page.keyboard.press('ArrowRight');
+    await expect.poll(where).toMatch(/^column-preparing \d+$/);
+    await marco.page.keyboard.press('ArrowLeft');
+    await expect.poll(where).toMatch(/^column-paid \d+$/);
+    await marco.page.keyboard.press('Enter');
+    await marco.page.getByRole('dialog').getByTestId('assignee').waitFor();
+  });
+
   it('keeps each line of a board card on one line, inside the card, down to a tablet’s 768 px', async () => {
     const order = await createPaidOrder(e2e().backend, 'Maximiliana Oberhauser-Lindqvist');
     await marco.page.goto(`${e2e().appUrl}/`);

@@ -1,5 +1,5 @@
-import { useCallback, useMemo } from 'react';
-import { List, type RowComponentProps } from 'react-window';
+import { useCallback, useMemo, useRef, type KeyboardEvent } from 'react';
+import { List, useListRef, type RowComponentProps } from 'react-window';
 import { EmptyState } from '../../components/states.tsx';
 import {
   useBoardColumn,
@@ -7,6 +7,7 @@ import {
   type SortedIndex,
 } from '../../../store/index.ts';
 import { useNow } from '../../lib/use-now.ts';
+import { boardMove } from './card-keys.ts';
 import { OrderCard } from './order-card.tsx';
 
 /** Card height plus the gap below it. */
@@ -16,10 +17,38 @@ type RowProps = { ids: SortedIndex; now: number };
 
 function CardRow({ index, style, ids, now, ariaAttributes }: RowComponentProps<RowProps>) {
   return (
-    <div style={style} className="card-slot" {...ariaAttributes}>
+    <div style={style} className="card-slot" data-index={index} {...ariaAttributes}>
       <OrderCard id={ids.at(index)!} now={now} />
     </div>
   );
+}
+
+/** Focuses the element `selector` names in `container` once the list has rendered it. */
+function focusWhenShown(container: HTMLElement, selector: string, frames = 6): void {
+  const element = container.querySelector<HTMLElement>(selector);
+  if (element) element.focus();
+  else if (frames > 0) requestAnimationFrame(() => focusWhenShown(container, selector, frames - 1));
+}
+
+/** Focuses the card nearest `slot`'s height in the column `direction` away (if it has cards). */
+function focusBeside(slot: HTMLElement, direction: -1 | 1): void {
+  const columns = [...document.querySelectorAll<HTMLElement>('.column')];
+  const here = columns.findIndex((column) => column.contains(slot));
+  const column = columns[here + direction];
+  if (!column) return;
+  const top = slot.getBoundingClientRect().top;
+  const bounds = column.querySelector('.column__body')?.getBoundingClientRect();
+  let best: HTMLElement | null = null;
+  let distance = Infinity;
+  for (const candidate of column.querySelectorAll<HTMLElement>('.card-slot')) {
+    const box = candidate.getBoundingClientRect();
+    if (bounds && (box.bottom <= bounds.top || box.top >= bounds.bottom)) continue;
+    if (Math.abs(box.top - top) < distance) {
+      distance = Math.abs(box.top - top);
+      best = candidate;
+    }
+  }
+  best?.querySelector<HTMLElement>('a')?.focus();
 }
 
 /** One board column: a title with a live count and a virtualized list of cards. */
@@ -40,6 +69,25 @@ export function BoardColumn({
   // One object while the cards' data is the same (react-window redoes its bounds on a new one).
   const rowProps = useMemo(() => ({ ids, now }), [ids, now]);
   const headingId = `col-${title.replace(/\W+/g, '-').toLowerCase()}`;
+  const listRef = useListRef(null);
+  const body = useRef<HTMLDivElement>(null);
+
+  // The keyboard: ↑/↓ (PgUp/PgDn, Home/End) move between this column's cards, scrolling the
+  // one asked for into view first (the list renders only the cards near it); ←/→ go to the
+  // card beside this one in the next column.
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const slot = (event.target as HTMLElement).closest<HTMLElement>('.card-slot');
+    if (!slot || !body.current) return;
+    const index = Number(slot.dataset.index);
+    const page = Math.max(1, Math.floor(body.current.clientHeight / CARD_ROW) - 1);
+    const move = boardMove(event.key, index, ids.size, page);
+    if (!move) return;
+    event.preventDefault();
+    if (move.within === 'column') {
+      listRef.current?.scrollToRow({ index: move.index, align: 'auto' });
+      focusWhenShown(body.current, `.card-slot[data-index="${move.index}"] a`);
+    } else focusBeside(slot, move.direction);
+  };
   return (
     <section
       className="column"
@@ -59,11 +107,12 @@ export function BoardColumn({
           {ids.size}
         </span>
       </header>
-      <div className="column__body">
+      <div className="column__body" ref={body} onKeyDown={onKeyDown}>
         {ids.size === 0 ? (
           <EmptyState title={empty} compact />
         ) : (
           <List
+            listRef={listRef}
             rowComponent={CardRow}
             rowCount={ids.size}
             rowHeight={CARD_ROW}
