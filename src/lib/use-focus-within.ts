@@ -5,9 +5,10 @@ const FOCUSABLE = 'button:not(:disabled), [href], input:not(:disabled), textarea
 /**
  * Keeps the keyboard in a group of controls whose buttons come and go (an order's actions, a
  * confirm step): when the focused control is removed or disabled by what it did, focus moves to
- * the group's `[data-autofocus]` control, else its primary button, else its first control, else
- * the group itself (give it `tabIndex={-1}`) — not to the page's start. Focus moved elsewhere on
- * purpose (Tab, a click outside) is left alone. Runs after every render of the calling component.
+ * the group's `[data-autofocus]` control (once it is no longer busy), else its primary button,
+ * else its first control, else the group itself (give it `tabIndex={-1}`) — not to the page's
+ * start. Focus moved elsewhere on purpose (Tab, a click outside) is left alone. Runs after
+ * every render of the calling component.
  */
 export function useFocusWithin(group: RefObject<HTMLElement | null>): void {
   const held = useRef(false);
@@ -44,8 +45,11 @@ export function useFocusWithin(group: RefObject<HTMLElement | null>): void {
     if (!element || !held.current) return;
     const active = document.activeElement;
     if (active && active !== document.body && active !== element) return;
+    const preferred = element.querySelector<HTMLElement>('[data-autofocus]');
+    // The preferred control is busy with its own action: it gets the focus back when done.
+    if (preferred?.classList.contains('is-busy')) return element.focus();
     const next =
-      element.querySelector<HTMLElement>('[data-autofocus]:not(:disabled)') ??
+      (preferred && !preferred.matches(':disabled') ? preferred : null) ??
       element.querySelector<HTMLElement>('.btn--primary:not(:disabled)') ??
       element.querySelector<HTMLElement>(FOCUSABLE);
     (next ?? element).focus();
