@@ -24,7 +24,7 @@ function CardRow({ index, style, ids, now, ariaAttributes }: RowComponentProps<R
 }
 
 /** Focuses the element `selector` names in `container` once the list has rendered it. */
-function focusWhenShown(container: HTMLElement, selector: string, frames = 6): void {
+function focusWhenShown(container: HTMLElement, selector: string, frames = 30): void {
   const element = container.querySelector<HTMLElement>(selector);
   if (element) element.focus();
   else if (frames > 0) requestAnimationFrame(() => focusWhenShown(container, selector, frames - 1));
