@@ -29,6 +29,11 @@ export interface CartSummary {
   currency: string;
 }
 
+/** What a cart line says of a product taken off the menu (here and by `checkout`). */
+export function noLongerAvailable(name: string): string {
+  return `${name} is no longer available.`;
+}
+
 /**
  * Counts and totals a cart's lines at the catalog's prices (a line whose product left the
  * catalog or the menu — inactive — counts as an item at no price); the currency of the first
@@ -105,7 +110,7 @@ export function priceCart(lines: unknown, catalog: readonly Product[]): PricedCa
     if (!product.active) {
       errors.push({
         field: lineField(index, 'productId'),
-        message: `${product.name} is no longer available.`,
+        message: noLongerAvailable(product.name),
       });
       return;
     }

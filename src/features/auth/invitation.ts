@@ -11,37 +11,28 @@ export interface InvitationLink {
 /** Why an invitation was refused, for the page to offer the way on. */
 export type InvitationRefusalReason = 'accepted' | 'other-account' | 'invalid' | 'withdrawn';
 
-const REFUSALS: Record<string, [InvitationRefusalReason, AppError['code'], string]> = {
-  membership_already_confirmed: [
-    'accepted',
+/** What each reason says, and as which code. */
+const REFUSALS: Record<InvitationRefusalReason, [AppError['code'], string]> = {
+  accepted: [
     'INVALID_TRANSITION',
     'You have already accepted this invitation. Sign in to open the desk.',
   ],
-  team_invite_mismatch: [
-    'other-account',
+  'other-account': [
     'FORBIDDEN',
     'This invitation is for another account. Sign out, then accept it.',
   ],
-  team_invalid_secret: [
-    'invalid',
-    'VALIDATION',
-    'This invitation link is not valid. Ask an owner to invite you again.',
-  ],
-  membership_not_found: [
-    'withdrawn',
-    'NOT_FOUND',
-    'This invitation was withdrawn. Ask an owner to invite you again.',
-  ],
-  team_not_found: [
-    'withdrawn',
-    'NOT_FOUND',
-    'This invitation was withdrawn. Ask an owner to invite you again.',
-  ],
-  team_membership_mismatch: [
-    'invalid',
-    'VALIDATION',
-    'This invitation link is not valid. Ask an owner to invite you again.',
-  ],
+  invalid: ['VALIDATION', 'This invitation link is not valid. Ask an owner to invite you again.'],
+  withdrawn: ['NOT_FOUND', 'This invitation was withdrawn. Ask an owner to invite you again.'],
+};
+
+/** Appwrite's refusals of an acceptance (`updateMembershipStatus`), by reason. */
+const REASON_OF_TYPE: Record<string, InvitationRefusalReason> = {
+  membership_already_confirmed: 'accepted',
+  team_invite_mismatch: 'other-account',
+  team_invalid_secret: 'invalid',
+  team_membership_mismatch: 'invalid',
+  membership_not_found: 'withdrawn',
+  team_not_found: 'withdrawn',
 };
 
 /** Reads an invitation link's query; null when a part is missing (a link cut short). */
@@ -63,14 +54,16 @@ export function parseInvitationLink(search: string): InvitationLink | null {
 export function invitationRefusal(error: unknown): AppError | null {
   const type =
     typeof error === 'object' && error !== null && 'type' in error ? String(error.type) : '';
-  const refusal = REFUSALS[type];
-  if (!refusal) return null;
-  const [reason, code, message] = refusal;
+  const reason = REASON_OF_TYPE[type];
+  if (!reason) return null;
+  const [code, message] = REFUSALS[reason];
   return new AppError(code, message, { reason });
 }
 
 /** The reason of an invitation refusal made by {@link invitationRefusal}, else null. */
 export function refusalReason(error: AppError): InvitationRefusalReason | null {
   const reason = error.details?.reason;
-  return Object.values(REFUSALS).find(([known]) => known === reason)?.[0] ?? null;
+  return typeof reason === 'string' && Object.hasOwn(REFUSALS, reason)
+    ? (reason as InvitationRefusalReason)
+    : null;
 }

@@ -7,6 +7,7 @@ import { toAppError } from '../../../store/index.ts';
 import { paths } from '../../lib/paths.ts';
 import { Link, navigate, useLocation } from '../../lib/router.tsx';
 import { AuthLayout } from './auth-layout.tsx';
+import { NewPasswordField } from './new-password-field.tsx';
 import { parseInvitationLink, refusalReason } from './invitation.ts';
 import { acceptInvitation, completeAccount, signOut } from './session.ts';
 import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
@@ -113,7 +114,7 @@ function ChoosePassword({ name: invitedName }: { name: string }) {
     setBusy(true);
     setFormError(null);
     try {
-      await completeAccount(name, password);
+      await completeAccount(name, invitedName, password);
       navigate('/', { replace: true });
     } catch (caught) {
       const error = toAppError(caught);
@@ -138,15 +139,10 @@ function ChoosePassword({ name: invitedName }: { name: string }) {
           error={errors.name}
           reserveMessage
         />
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="new-password"
+        <NewPasswordField
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           error={errors.password}
-          hint="At least 8 characters."
           autoFocus
         />
         <p className="form__error" role="alert">

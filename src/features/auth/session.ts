@@ -139,31 +139,26 @@ async function recheck(): Promise<void> {
 /** Signs in with email and password; throws an AppError (AUTH_INVALID, …) on failure. */
 export async function signIn(email: string, password: string): Promise<void> {
   const createSession = () =>
-    sdk()
-      .account.createEmailPasswordSession({ email: email.trim(), password })
-      .catch((error: unknown) => {
-        throw signInRefusal(error);
-      });
+    sdk().account.createEmailPasswordSession({ email: email.trim(), password });
   try {
     await createSession();
   } catch (error) {
     // A stale session in this browser (or a shopper's guest one): drop it and try once more.
-    if (!(error instanceof SessionExists)) throw error;
+    if ((error as { type?: unknown }).type !== 'user_session_already_exists')
+      throw signInRefusal(error);
     await sdk()
       .account.deleteSession({ sessionId: 'current' })
       .catch(() => {});
-    await createSession();
+    await createSession().catch((again: unknown) => {
+      throw signInRefusal(again);
+    });
   }
   await restoreSession();
 }
 
-class SessionExists extends Error {}
-
-function signInRefusal(error: unknown): Error {
-  const type = (error as { type?: unknown }).type;
-  if (type === 'user_session_already_exists') return new SessionExists();
+function signInRefusal(error: unknown): AppError {
   // Appwrite checks a password's length (8–256) before the account: a shorter one is wrong too.
-  if (type === 'general_argument_invalid')
+  if ((error as { type?: unknown }).type === 'general_argument_invalid')
     return new AppError('AUTH_INVALID', 'Email or password is incorrect.');
   return toAppError(error);
 }
@@ -237,11 +232,18 @@ export async function acceptInvitation(
   return { needsPassword: account.passwordUpdate === '', name: account.name };
 }
 
-/** Gives the signed-in account the name and first password chosen on joining. */
-export async function completeAccount(name: string, password: string): Promise<void> {
+/**
+ * Gives the signed-in account the first password chosen on joining, and `name` if it is not the
+ * one the invitation gave (`invitedName`).
+ */
+export async function completeAccount(
+  name: string,
+  invitedName: string,
+  password: string,
+): Promise<void> {
   try {
     const account = sdk().account;
-    if ((await account.get()).name !== name) await account.updateName({ name });
+    if (name !== invitedName) await account.updateName({ name });
     await account.updatePassword({ password });
   } catch (error) {
     throw toAppError(error, 'change this account');

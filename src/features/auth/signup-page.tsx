@@ -6,6 +6,7 @@ import { toAppError } from '../../../store/index.ts';
 import { paths } from '../../lib/paths.ts';
 import { Link, navigate } from '../../lib/router.tsx';
 import { AuthLayout } from './auth-layout.tsx';
+import { NewPasswordField } from './new-password-field.tsx';
 import { signUp } from './session.ts';
 import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
 
@@ -80,15 +81,10 @@ export function SignupPage() {
           error={errors.email}
           reserveMessage
         />
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="new-password"
+        <NewPasswordField
           value={values.password}
           onChange={set('password')}
           error={errors.password}
-          hint="At least 8 characters."
         />
         <p className="form__error" role="alert">
           {formError}

@@ -3,6 +3,7 @@ import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import type { Product } from '../../../domain/entities.ts';
+import { noLongerAvailable } from '../../../domain/cart.ts';
 import { formatMoney } from '../../../domain/money.ts';
 import { LIMITS } from '../../../domain/validation.ts';
 import {
@@ -156,7 +157,7 @@ function Cart() {
       cart.lines.map((line) => {
         const product = products.find((p) => p.id === line.productId) ?? null;
         // Taken off the menu while in the cart: said at once, as checkout would say it.
-        const gone = product && !product.active ? `${product.name} is no longer available.` : null;
+        const gone = product && !product.active ? noLongerAvailable(product.name) : null;
         return { ...line, product, problem: fieldErrors[`items.${line.productId}`] ?? gone };
       }),
     [cart.lines, products, fieldErrors],
