@@ -47,7 +47,8 @@ import { percentile } from './lib/stats.ts';
  * `--trace-interactions` traces them (the trace's overhead is in their figures then).
  * `--trace-invalidations` is `--trace` with Chromium's invalidation tracking (much slower pages;
  * the times are not comparable with a plain trace): it also counts the table rows inserted into
- * the page and the layout invalidations in those 5 s. `--table-query QUERY` opens the table on
+ * the page and the layout invalidations in those 5 s (the app unminified: their stacks name the
+ * functions). `--table-query QUERY` opens the table on
  * another view (`sort=createdAt&dir=asc`: the oldest first, so no new order arrives on screen),
  * with `--no-record` only: the recorded runs are of the default view.
  * With `--interactions` (default on; `--no-interactions` to skip), the steady phase is in two
@@ -551,7 +552,8 @@ async function main(): Promise<void> {
       outDir,
       emptyOutDir: true,
       sourcemap: false,
-      minify: !profile && !profileWarm && !profileCold && !profileInteractions,
+      minify:
+        !profile && !profileWarm && !profileCold && !profileInteractions && !traceInvalidations,
     },
   });
   const port = await freePort();

@@ -375,8 +375,31 @@ describe('the desk with several people at once (browser)', () => {
     expect(await marco.page.getByTestId('order-row').first().innerText()).toContain(
       'Quinn Keystroke',
     );
+    // The count changes with every order that arrives: a screen reader hears it once per search,
+    // when its rows are in (not each letter, not each order).
+    const count = marco.page.getByTestId('orders-count');
+    expect(await count.getAttribute('aria-live')).toBeNull();
+    expect(await count.innerText()).toMatch(/^1 of [\d,]+ orders$/);
+    const announcement = marco.page.getByTestId('orders-count-announcement');
+    expect(await announcement.getAttribute('role')).toBe('status');
+    await marco.page.waitForFunction(
+      () =>
+        /^1 of [\d,]+ orders$/.test(
+          document.querySelector('[data-testid="orders-count-announcement"]')?.textContent ?? '',
+        ),
+      undefined,
+      { timeout: 5000 },
+    );
     await search.fill('');
     await shows('');
+    await marco.page.waitForFunction(
+      () =>
+        /^[\d,]+ orders$/.test(
+          document.querySelector('[data-testid="orders-count-announcement"]')?.textContent ?? '',
+        ),
+      undefined,
+      { timeout: 5000 },
+    );
   });
 
   it('opens an order at once from what the table holds, and shows the rest when it is read', async () => {

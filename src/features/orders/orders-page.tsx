@@ -89,6 +89,7 @@ export const OrdersPage = memo(function OrdersPage() {
         members={members}
         shown={firstScreen?.rows ?? ids.size}
         total={firstScreen?.total ?? total}
+        ready={load.status === 'ready' && ready}
       />
       {notice && (
         <p className="notice" role="status" data-testid="unknown-filter-notice">

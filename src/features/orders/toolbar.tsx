@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { CHOOSABLE_STATUSES, type OrderStatus } from '../../../domain/order.ts';
 import { TextField } from '../../components/field.tsx';
 import { StatusChips } from '../../components/status-chips.tsx';
@@ -6,19 +6,75 @@ import { formatCount } from '../../lib/format.ts';
 import type { TeamMember } from '../../../store/index.ts';
 import type { TableQuery } from './table-query.ts';
 
-/** Filters and search of the orders table; every change goes to the URL. */
+/** How long (ms) a query's result stays the same before it is announced. */
+const ANNOUNCE_AFTER_MS = 600;
+
+/** "1,234 orders", or "12 of 1,234 orders" when filtered. */
+function countText(shown: number, total: number): string {
+  return shown === total
+    ? `${formatCount(total)} orders`
+    : `${formatCount(shown)} of ${formatCount(total)} orders`;
+}
+
+/**
+ * Filters and search of the orders table (every change goes to the URL) and the count of rows.
+ * The count changes with every order that arrives, so it is not a live region: a screen reader
+ * hears the count once a changed search or filter has its rows (`ready`) and has been still for
+ * a moment.
+ */
 export function Toolbar({
   query,
   onChange,
   members,
   shown,
   total,
+  ready,
 }: {
   query: TableQuery;
   onChange: (next: TableQuery) => void;
   members: readonly TeamMember[];
   shown: number;
   total: number;
+  /** The rows counted are those of `query`. */
+  ready: boolean;
+}) {
+  const latest = useRef({ shown, total });
+  useEffect(() => {
+    latest.current = { shown, total };
+  });
+  const announcedFor = useRef(query);
+  const [announcement, setAnnouncement] = useState('');
+  useEffect(() => {
+    if (!ready || announcedFor.current === query) return;
+    const timer = setTimeout(() => {
+      announcedFor.current = query;
+      setAnnouncement(countText(latest.current.shown, latest.current.total));
+    }, ANNOUNCE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [query, ready]);
+
+  return (
+    <div className="toolbar" role="search">
+      <ToolbarControls query={query} onChange={onChange} members={members} />
+      <span className="toolbar__count" data-testid="orders-count">
+        {countText(shown, total)}
+      </span>
+      <span className="sr-only" role="status" data-testid="orders-count-announcement">
+        {announcement}
+      </span>
+    </div>
+  );
+}
+
+/** The search and filters: rendered again when the query or the team changes, not the count. */
+const ToolbarControls = memo(function ToolbarControls({
+  query,
+  onChange,
+  members,
+}: {
+  query: TableQuery;
+  onChange: (next: TableQuery) => void;
+  members: readonly TeamMember[];
 }) {
   const [text, setText] = useState(query.q);
   const [urlText, setUrlText] = useState(query.q);
@@ -41,7 +97,7 @@ export function Toolbar({
   };
 
   return (
-    <div className="toolbar" role="search">
+    <>
       <div className="field toolbar__search">
         <label className="field__label" htmlFor="orders-search">
           Search
@@ -96,11 +152,6 @@ export function Toolbar({
           onChange={(e) => onChange({ ...query, to: e.target.value || null })}
         />
       </div>
-      <span className="toolbar__count" data-testid="orders-count" aria-live="polite">
-        {shown === total
-          ? `${formatCount(total)} orders`
-          : `${formatCount(shown)} of ${formatCount(total)} orders`}
-      </span>
-    </div>
+    </>
   );
-}
+});
