@@ -83,7 +83,7 @@ describe('exportRow', () => {
     expect(Object.fromEntries(EXPORT_COLUMNS.map((c, i) => [c, row[i]]))).toEqual({
       Order: '1042',
       Created: '2026-11-23T10:00:00.000+00:00',
-      Status: 'fulfilled',
+      Status: 'Done',
       Customer: 'Cléo "Kiki" Martin, Jr.',
       Email: 'cleo@example.test',
       Items: '2× Latte, 1× Croissant',
@@ -91,13 +91,25 @@ describe('exportRow', () => {
       Total: '9.80',
       Refunded: '0.05',
       Currency: 'eur',
-      Payment: 'succeeded',
+      Payment: 'Paid',
       Assignee: 'Ana Silva',
       Paid: '2026-11-23T10:00:05.000+00:00',
       Ready: '',
       Fulfilled: '2026-11-23T10:09:00.000+00:00',
       Canceled: '',
     });
+  });
+
+  it('names every status and payment status as the desk does, and keeps an unknown one as it is', () => {
+    const statusAt = EXPORT_COLUMNS.indexOf('Status');
+    const paymentAt = EXPORT_COLUMNS.indexOf('Payment');
+    expect(exportRow({ ...doc, status: 'payment_failed' })[statusAt]).toBe('Payment failed');
+    expect(exportRow({ ...doc, status: 'canceled' })[statusAt]).toBe('Canceled');
+    expect(exportRow({ ...doc, paymentStatus: 'requires_payment_method' })[paymentAt]).toBe(
+      'Not paid',
+    );
+    expect(exportRow({ ...doc, status: 'archived' })[statusAt]).toBe('archived');
+    expect(exportRow({ ...doc, status: 'constructor' })[statusAt]).toBe('constructor');
   });
 
   it('leaves broken items empty instead of failing the export', () => {

@@ -1,5 +1,12 @@
 import { AppError } from './errors.ts';
-import { ORDER_STATUSES, itemsSummary, type OrderItem, type OrderStatus } from './order.ts';
+import {
+  ORDER_STATUSES,
+  PAYMENT_STATUS_LABELS,
+  STATUS_LABELS,
+  itemsSummary,
+  type OrderItem,
+  type OrderStatus,
+} from './order.ts';
 
 /**
  * Which orders a CSV export holds (the `exports` record's `filter`, and the body of the
@@ -144,12 +151,20 @@ export function spreadsheetText(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-/** One CSV row of an order, in the order of {@link EXPORT_COLUMNS} (values unquoted). */
+/** A status in the words the screens use; a value no label knows is written as it is. */
+function labelOf(labels: Readonly<Record<string, string>>, value: string): string {
+  return Object.hasOwn(labels, value) ? labels[value]! : value;
+}
+
+/**
+ * One CSV row of an order, in the order of {@link EXPORT_COLUMNS} (values unquoted); the status
+ * and the payment in the words the desk shows ("Done", "Payment failed", "Paid").
+ */
 export function exportRow(doc: ExportOrderDocument): string[] {
   return [
     String(doc.number),
     doc.$createdAt,
-    doc.status,
+    labelOf(STATUS_LABELS, doc.status),
     spreadsheetText(doc.customerName),
     spreadsheetText(doc.customerEmail),
     spreadsheetText(itemsOf(doc.items)),
@@ -157,7 +172,7 @@ export function exportRow(doc: ExportOrderDocument): string[] {
     centsToDecimal(doc.totalCents),
     centsToDecimal(doc.refundedCents ?? 0),
     doc.currency,
-    doc.paymentStatus,
+    labelOf(PAYMENT_STATUS_LABELS, doc.paymentStatus),
     spreadsheetText(doc.assigneeName ?? ''),
     doc.paidAt ?? '',
     doc.readyAt ?? '',

@@ -58,6 +58,28 @@ export const PAYMENT_STATUSES = [
 /** A payment status of {@link PAYMENT_STATUSES}. */
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
+/** What the screens call each order status (the table, the board, the filters, exports). */
+export const STATUS_LABELS: Readonly<Record<OrderStatus, string>> = {
+  pending_payment: 'Awaiting payment',
+  payment_failed: 'Payment failed',
+  paid: 'Paid',
+  preparing: 'Preparing',
+  ready: 'Ready',
+  fulfilled: 'Done',
+  canceled: 'Canceled',
+  refunded: 'Refunded',
+};
+
+/** A payment status in words (Stripe's PaymentIntent statuses, as a seller reads them). */
+export const PAYMENT_STATUS_LABELS: Readonly<Record<PaymentStatus, string>> = {
+  requires_payment_method: 'Not paid',
+  processing: 'Processing',
+  requires_action: 'Awaiting card check',
+  succeeded: 'Paid',
+  failed: 'Failed',
+  canceled: 'Canceled',
+};
+
 /** One order line; prices are copied from the catalog when the order is made. */
 export interface OrderItem {
   productId: string;

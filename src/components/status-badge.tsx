@@ -1,15 +1,4 @@
-import type { OrderStatus } from '../../domain/order.ts';
-
-const LABEL: Record<OrderStatus, string> = {
-  pending_payment: 'Awaiting payment',
-  payment_failed: 'Payment failed',
-  paid: 'Paid',
-  preparing: 'Preparing',
-  ready: 'Ready',
-  fulfilled: 'Done',
-  canceled: 'Canceled',
-  refunded: 'Refunded',
-};
+import { STATUS_LABELS as LABEL, type OrderStatus } from '../../domain/order.ts';
 
 /** The human label of a status. */
 export function statusLabel(status: OrderStatus): string {
