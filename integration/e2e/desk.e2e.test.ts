@@ -279,6 +279,49 @@ describe('the desk with several people at once (browser)', () => {
     );
   });
 
+  it('writes the rows of a sort about half in one render and the rest in the next, busy until they are in', async () => {
+    await marco.page.goto(`${e2e().appUrl}/orders`);
+    const table = marco.page.getByTestId('orders-table');
+    const shows = (query: string) =>
+      table.and(marco.page.locator(`[data-query="${query}"][aria-busy="false"]`)).waitFor();
+    await shows('');
+    expect(await marco.page.getByTestId('order-row').count()).toBeGreaterThan(12);
+    type Batch = { rows: number; busy: string | null };
+    // Each commit's rows given another order, and whether the table said it was busy then.
+    await marco.page.evaluate(() => {
+      const table = document.querySelector('[data-testid="orders-table"]')!;
+      const batches: Batch[] = [];
+      (window as unknown as { rowBatches: Batch[] }).rowBatches = batches;
+      new MutationObserver((records) => {
+        const rows = new Set(records.map((record) => record.target));
+        batches.push({ rows: rows.size, busy: table.getAttribute('aria-busy') });
+      }).observe(table, { subtree: true, attributeFilter: ['data-order-number'] });
+      [...document.querySelectorAll<HTMLButtonElement>('[role="columnheader"] button')]
+        .find((button) => button.textContent?.startsWith('Total'))!
+        .click();
+    });
+    await shows('?sort=totalCents&dir=desc');
+    const batches = await marco.page.evaluate(
+      () => (window as unknown as { rowBatches: Batch[] }).rowBatches,
+    );
+    // Most rows show other orders; the first render wrote part of them and said it was busy.
+    const written = batches.reduce((sum, batch) => sum + batch.rows, 0);
+    expect(written).toBeGreaterThan(12);
+    expect(batches[0]!.busy).toBe('true');
+    expect(batches[0]!.rows).toBeLessThan(written);
+    expect(batches.at(-1)!.busy).toBe('false');
+    const totals = await marco.page.getByTestId('order-row').evaluateAll((rows) =>
+      rows
+        .map((row) => ({
+          top: row.getBoundingClientRect().top,
+          total: Number(row.querySelectorAll('.td')[6]!.textContent!.replace(/[^\d.]/g, '')),
+        }))
+        .sort((a, b) => a.top - b.top)
+        .map((row) => row.total),
+    );
+    expect(totals).toEqual([...totals].sort((a, b) => b - a));
+  });
+
   it('keeps every column of the orders table in view and readable, each header over its cells, from 1440 down to a tablet’s 768 px', async () => {
     await marco.page.goto(`${e2e().appUrl}/orders`);
     await marco.page.getByTestId('order-row').first().waitFor();

@@ -17,7 +17,8 @@ import type { Order } from '../../../domain/order.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { activeIndex, moveActive, type RowKey } from './active-row.ts';
 import { OrderRow } from './order-row.tsx';
-import { RowSlotElements, RowSlots } from './row-slots.ts';
+import { RowSlotElements, RowSlots, type RowIds } from './row-slots.ts';
+import { RowStream } from './row-stream.ts';
 import { formatTableQuery, type TableQuery } from './table-query.ts';
 import { TableHead } from './table-head.tsx';
 
@@ -43,13 +44,25 @@ function shiftOf(anchor: string, index: number, before: SortedIndex, after: Sort
 type Slots = { keys: RowSlots; elements: RowSlotElements };
 
 type RowProps = {
-  ids: SortedIndex;
+  ids: RowIds;
   orders: EntityTable<Order>;
   activeId: string | null;
   now: number;
   onOpen: (id: string, index: number) => void;
   slots: Slots;
 };
+
+/** Runs `run` in a task after the next frame is painted; returns its cancellation. */
+function afterNextPaint(run: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(run, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
+}
 
 /** The element id of the row in `slot` (the rows' order on screen is given with `aria-owns`). */
 const slotRowId = (slot: number) => `orders-row-${slot}`;
@@ -158,12 +171,37 @@ export function OrdersTable({
   const slotHost = useCallback((host: HTMLElement | null) => slots.elements.host(host), [slots]);
   useLayoutEffect(() => ownRows(listRef.current?.element, slots.keys));
 
+  // Most of the rows new at once (a sort, a filter, a search): half of them in this frame, the
+  // rest in the next one (the table is busy meanwhile), so that one frame does not lay out and
+  // paint every row's new text.
+  const [stream] = useState(() => new RowStream(slots.keys));
+  const [released, setReleased] = useState<SortedIndex | null>(null);
+  const streamed = useMemo(
+    () =>
+      stream.rowsFor(
+        ids,
+        (id) => orders.get(id) !== undefined,
+        busy ? null : query,
+        released === ids,
+      ),
+    [stream, ids, released, orders, busy, query],
+  );
+  useLayoutEffect(() => stream.shown(streamed), [stream, streamed]);
+  useEffect(() => {
+    if (streamed.heldBack === 0) return;
+    return afterNextPaint(() => setReleased(ids));
+  }, [streamed, ids]);
+
   const onRowsRendered = useCallback(
-    (visible: { startIndex: number; stopIndex: number }) => {
+    (
+      visible: { startIndex: number; stopIndex: number },
+      all: { startIndex: number; stopIndex: number },
+    ) => {
+      stream.rendered(all.startIndex, all.stopIndex);
       ownRows(listRef.current?.element, slots.keys);
       if (visible.startIndex === 0) setNewCount(0);
     },
-    [listRef, slots],
+    [listRef, slots, stream],
   );
 
   const open = useCallback(
@@ -209,8 +247,8 @@ export function OrdersTable({
   // One object while the rows' data is the same: react-window recomputes its row bounds and
   // reads the scroll position (a forced layout) whenever it changes.
   const rowProps = useMemo(
-    () => ({ ids, orders, activeId, now, onOpen: open, slots }),
-    [ids, orders, activeId, now, open, slots],
+    () => ({ ids: streamed.rows, orders, activeId, now, onOpen: open, slots }),
+    [streamed.rows, orders, activeId, now, open, slots],
   );
   useEffect(() => benchTableRendered(ids.size), [ids.size]);
   const queryText = useMemo(() => formatTableQuery(query), [query]);
@@ -224,7 +262,7 @@ export function OrdersTable({
       data-testid="orders-table"
       data-row-count={ids.size}
       data-query={queryText}
-      aria-busy={busy}
+      aria-busy={busy || streamed.heldBack > 0}
     >
       <TableHead query={query} onQuery={onQuery} />
       {pending !== null && (

@@ -27,6 +27,8 @@ describe('RowSlots', () => {
     // Scrolled down by two: `c` and `d` come back at the bottom in the slots `n` and `m` left.
     expect(render(slots, ['a', 'b', 'c', 'd'], 2)).toEqual([0, 1, 2, 3]);
     expect(slots.count).toBe(4);
+    // The orders on the page are the latest render's.
+    expect(['a', 'd', 'n'].map((id) => slots.has(id))).toEqual([true, true, false]);
   });
 
   it('reuses every slot for a sort or a filter, and makes new ones only for more rows', () => {

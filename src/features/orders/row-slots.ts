@@ -45,6 +45,11 @@ export class RowSlots {
     return slot;
   }
 
+  /** Whether the latest render has a row of the order `id`. */
+  has(id: string): boolean {
+    return this.#current.has(id);
+  }
+
   /** The slot the latest render gave the row at `index` (undefined: not rendered). */
   slotAt(index: number): number | undefined {
     return this.#byIndex.get(index);
