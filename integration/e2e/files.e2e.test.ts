@@ -7,6 +7,7 @@ import type { Browser, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUCKETS, COLLECTIONS, DATABASE_ID } from '../../domain/ids.ts';
+import { STATUS_LABELS, type OrderStatus } from '../../domain/order.ts';
 import { e2e, launch, screenshot, signedIn } from './support/browser.ts';
 import { adminClient, createPaidOrder } from './support/orders.ts';
 
@@ -237,7 +238,7 @@ describe('files in the desk (browser): attachments, product images, exports', ()
       const csvRow = byNumber.get(order.number);
       expect(csvRow, `order #${order.number}`).toBeDefined();
       expect(csvRow!.Total).toBe((order.totalCents / 100).toFixed(2));
-      expect(csvRow!.Status).toBe(order.status);
+      expect(csvRow!.Status).toBe(STATUS_LABELS[order.status as OrderStatus]);
     }
     await marco.context.close();
   });
