@@ -12,7 +12,12 @@ import { List, useListRef, type RowComponentProps } from 'react-window';
 import { EmptyState } from '../../components/states.tsx';
 import { benchTableRendered } from '../../lib/bench.ts';
 import { formatCount } from '../../lib/format.ts';
-import { useOrders, type EntityTable, type SortedIndex } from '../../../store/index.ts';
+import {
+  browserSlices,
+  useOrders,
+  type EntityTable,
+  type SortedIndex,
+} from '../../../store/index.ts';
 import type { Order } from '../../../domain/order.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { activeIndex, moveActive, type RowKey } from './active-row.ts';
@@ -51,18 +56,6 @@ type RowProps = {
   onOpen: (id: string, index: number) => void;
   slots: Slots;
 };
-
-/** Runs `run` in a task after the next frame is painted; returns its cancellation. */
-function afterNextPaint(run: () => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const frame = requestAnimationFrame(() => {
-    timer = setTimeout(run, 0);
-  });
-  return () => {
-    cancelAnimationFrame(frame);
-    clearTimeout(timer);
-  };
-}
 
 /** The element id of the row in `slot` (the rows' order on screen is given with `aria-owns`). */
 const slotRowId = (slot: number) => `orders-row-${slot}`;
@@ -175,6 +168,8 @@ export function OrdersTable({
   // rest in the next one (the table is busy meanwhile), so that one frame does not lay out and
   // paint every row's new text.
   const [stream] = useState(() => new RowStream(slots.keys));
+  const [slices] = useState(browserSlices);
+  // The list whose rows are all rendered now (a release for an older list is ignored).
   const [released, setReleased] = useState<SortedIndex | null>(null);
   const streamed = useMemo(
     () =>
@@ -188,9 +183,8 @@ export function OrdersTable({
   );
   useLayoutEffect(() => stream.shown(streamed), [stream, streamed]);
   useEffect(() => {
-    if (streamed.heldBack === 0) return;
-    return afterNextPaint(() => setReleased(ids));
-  }, [streamed, ids]);
+    if (streamed.heldBack > 0) slices.afterFrame?.(() => setReleased(ids));
+  }, [slices, streamed, ids]);
 
   const onRowsRendered = useCallback(
     (

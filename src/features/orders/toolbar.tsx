@@ -38,9 +38,10 @@ export function Toolbar({
   /** The rows counted are those of `query`. */
   ready: boolean;
 }) {
-  const latest = useRef({ shown, total });
+  const count = countText(shown, total);
+  const latestCount = useRef(count);
   useEffect(() => {
-    latest.current = { shown, total };
+    latestCount.current = count;
   });
   const announcedFor = useRef(query);
   const [announcement, setAnnouncement] = useState('');
@@ -48,7 +49,7 @@ export function Toolbar({
     if (!ready || announcedFor.current === query) return;
     const timer = setTimeout(() => {
       announcedFor.current = query;
-      setAnnouncement(countText(latest.current.shown, latest.current.total));
+      setAnnouncement(latestCount.current);
     }, ANNOUNCE_AFTER_MS);
     return () => clearTimeout(timer);
   }, [query, ready]);
@@ -57,7 +58,7 @@ export function Toolbar({
     <div className="toolbar" role="search">
       <ToolbarControls query={query} onChange={onChange} members={members} />
       <span className="toolbar__count" data-testid="orders-count">
-        {countText(shown, total)}
+        {count}
       </span>
       <span className="sr-only" role="status" data-testid="orders-count-announcement">
         {announcement}
