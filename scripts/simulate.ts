@@ -1,20 +1,23 @@
 import { Client } from 'node-appwrite';
 import { adminEnv, numberArg, parseArgs } from './lib/env.ts';
 import { Simulator } from './lib/simulator.ts';
+import { progressLine } from './lib/traffic-rate.ts';
 
 /**
- * `npm run simulate -- --rate R --duration D [--checkout] [--no-batch] [--in-flight N]`: live
- * traffic (new orders,
- * claims, status changes, notes). With `--checkout`, new orders come from scripted customers
+ * `npm run simulate -- --rate R --duration D [--checkout] [--no-batch] [--in-flight N] [--quiet]
+ * [--progress]`: live traffic (new orders, claims, status changes, notes). With `--checkout`, new orders come from scripted customers
  * through the real path: the checkout function, a card payment at Stripe (the local double by
  * default), and the stripe-webhook function marking them paid. `--no-batch`: every change in a
  * transaction of its own (by default the changes due at the same moment share one).
+ * `--progress`: each second, a line `progress at=<epoch ms> events=<changes made>` for a harness
+ * that measures the rate over a window of its own (bench:ui's steady phase).
  */
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const rate = numberArg(args, 'rate', 5, { min: 0.1, max: 20_000 });
   const duration = numberArg(args, 'duration', 60, { min: 1, max: 86_400 });
   const quiet = args.has('quiet');
+  const progress = args.has('progress');
   const checkout = args.has('checkout');
   const env = adminEnv();
   const client = new Client()
@@ -34,6 +37,7 @@ async function main(): Promise<void> {
     rate,
     duration,
     (running, inFlight) => {
+      if (progress) console.log(progressLine({ at: Date.now(), events: running.events }));
       if (!quiet)
         console.log(
           `  t=${running.seconds.toFixed(0)}s events=${running.events} (${Math.round(running.events / Math.max(running.seconds, 0.001))}/s) in-flight=${inFlight} errors=${running.errors}`,
