@@ -648,7 +648,7 @@ describe('the desk with several people at once (browser)', () => {
     await marco.page.setViewportSize({ width: 1440, height: 900 });
   });
 
-  it('moves between the board’s cards with the arrow keys, Home and End', async () => {
+  it('moves between the board’s cards with the arrow keys, Home and End, and Tab between columns', async () => {
     await createPaidOrder(e2e().backend, 'Arlo Arrow');
     await createPaidOrder(e2e().backend, 'Ada Arrow');
     const moving = await createPaidOrder(e2e().backend, 'Ari Arrow');
@@ -684,6 +684,16 @@ describe('the desk with several people at once (browser)', () => {
     await expect.poll(where).toMatch(/^column-preparing \d+$/);
     await marco.page.keyboard.press('ArrowLeft');
     await expect.poll(where).toMatch(/^column-paid \d+$/);
+    // One card of each column is in the Tab order: Tab goes on to the next column, Shift+Tab
+    // comes back to the card it left.
+    await marco.page.keyboard.press('Home');
+    await marco.page.keyboard.press('ArrowDown');
+    await expect.poll(where).toBe('column-paid 1');
+    expect(await paid.locator('[data-testid="order-card"][tabindex="0"]').count()).toBe(1);
+    await marco.page.keyboard.press('Tab');
+    await expect.poll(where).toMatch(/^column-preparing \d+$/);
+    await marco.page.keyboard.press('Shift+Tab');
+    await expect.poll(where).toBe('column-paid 1');
     await marco.page.keyboard.press('Enter');
     await marco.page.getByRole('dialog').getByTestId('assignee').waitFor();
   });

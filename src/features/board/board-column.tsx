@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { List, useListRef, type RowComponentProps } from 'react-window';
 import { EmptyState } from '../../components/states.tsx';
 import {
@@ -7,21 +7,30 @@ import {
   type SortedIndex,
 } from '../../../store/index.ts';
 import { useNow } from '../../lib/use-now.ts';
-import { boardMove } from './card-keys.ts';
+import { boardMove, tabbableCard } from './card-keys.ts';
 import { OrderCard } from './order-card.tsx';
 
 /** Card height plus the gap below it. */
 const CARD_ROW = 104;
 
-type RowProps = { ids: SortedIndex; now: number };
+type RowProps = { ids: SortedIndex; now: number; tabbable: number | null };
 
-function CardRow({ index, style, ids, now, ariaAttributes }: RowComponentProps<RowProps>) {
+function CardRow({
+  index,
+  style,
+  ids,
+  now,
+  tabbable,
+  ariaAttributes,
+}: RowComponentProps<RowProps>) {
   return (
     <div style={style} className="card-slot" data-index={index} {...ariaAttributes}>
-      <OrderCard id={ids.at(index)!} now={now} />
+      <OrderCard id={ids.at(index)!} now={now} tabbable={index === tabbable} />
     </div>
   );
 }
+
+type RowRange = { startIndex: number; stopIndex: number };
 
 /** Focuses the element `selector` names in `container` once the list has rendered it. */
 function focusWhenShown(container: HTMLElement, selector: string, frames = 30): void {
@@ -66,8 +75,20 @@ export function BoardColumn({
   const ids = useBoardColumn(column);
   const now = useNow();
   const rowKey = useCallback((index: number, props: RowProps) => props.ids.at(index)!, []);
+  // One card of the column is in the Tab order (the others are an arrow key away): the one
+  // focused last, or the visible one nearest it.
+  const [focused, setFocused] = useState(0);
+  const [visible, setVisible] = useState<RowRange | null>(null);
+  const tabbable = tabbableCard(focused, visible, ids.size);
+  const onRowsRendered = useCallback(
+    (rows: RowRange) =>
+      setVisible((held) =>
+        held?.startIndex === rows.startIndex && held.stopIndex === rows.stopIndex ? held : rows,
+      ),
+    [],
+  );
   // One object while the cards' data is the same (react-window redoes its bounds on a new one).
-  const rowProps = useMemo(() => ({ ids, now }), [ids, now]);
+  const rowProps = useMemo(() => ({ ids, now, tabbable }), [ids, now, tabbable]);
   const headingId = `col-${title.replace(/\W+/g, '-').toLowerCase()}`;
   const listRef = useListRef(null);
   const body = useRef<HTMLDivElement>(null);
@@ -75,6 +96,10 @@ export function BoardColumn({
   // The keyboard: ↑/↓ (PgUp/PgDn, Home/End) move between this column's cards, scrolling the
   // one asked for into view first (the list renders only the cards near it); ←/→ go to the
   // card beside this one in the next column.
+  const onFocus = (event: FocusEvent<HTMLDivElement>) => {
+    const slot = (event.target as HTMLElement).closest<HTMLElement>('.card-slot');
+    if (slot) setFocused(Number(slot.dataset.index));
+  };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const slot = (event.target as HTMLElement).closest<HTMLElement>('.card-slot');
     if (!slot || !body.current) return;
@@ -107,7 +132,7 @@ export function BoardColumn({
           {ids.size}
         </span>
       </header>
-      <div className="column__body" ref={body} onKeyDown={onKeyDown}>
+      <div className="column__body" ref={body} onKeyDown={onKeyDown} onFocus={onFocus}>
         {ids.size === 0 ? (
           <EmptyState title={empty} compact />
         ) : (
@@ -118,6 +143,7 @@ export function BoardColumn({
             rowHeight={CARD_ROW}
             rowProps={rowProps}
             rowKey={rowKey}
+            onRowsRendered={onRowsRendered}
             overscanCount={4}
             role="list"
             aria-labelledby={headingId}

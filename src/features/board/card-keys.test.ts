@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boardMove } from './card-keys.ts';
+import { boardMove, tabbableCard } from './card-keys.ts';
 
 describe('boardMove', () => {
   it('moves one card up or down, a page, or to either end, inside the column', () => {
@@ -21,5 +21,23 @@ describe('boardMove', () => {
     expect(boardMove('ArrowRight', 3, 10, 4)).toEqual({ within: 'board', direction: 1 });
     expect(boardMove('Enter', 3, 10, 4)).toBeNull();
     expect(boardMove('a', 3, 10, 4)).toBeNull();
+  });
+});
+
+describe('tabbableCard', () => {
+  it('is the card last focused while it is on screen', () => {
+    expect(tabbableCard(3, { startIndex: 0, stopIndex: 6 }, 10)).toBe(3);
+    expect(tabbableCard(0, null, 10)).toBe(0);
+  });
+
+  it('is the visible card nearest it once it has scrolled out of view', () => {
+    expect(tabbableCard(1, { startIndex: 5, stopIndex: 9 }, 20)).toBe(5);
+    expect(tabbableCard(15, { startIndex: 5, stopIndex: 9 }, 20)).toBe(9);
+  });
+
+  it('stays inside a column that shrank, and is none in an empty one', () => {
+    expect(tabbableCard(8, { startIndex: 0, stopIndex: 6 }, 3)).toBe(2);
+    expect(tabbableCard(8, null, 3)).toBe(2);
+    expect(tabbableCard(0, null, 0)).toBeNull();
   });
 });

@@ -33,3 +33,20 @@ export function boardMove(key: string, index: number, size: number, page: number
       return null;
   }
 }
+
+/**
+ * The one card of a column that Tab reaches (the others are reached with the arrow keys): the
+ * card last focused there, or the visible card nearest it when it has scrolled out of view
+ * (`visible`: the first and last index on screen). Null for an empty column.
+ */
+export function tabbableCard(
+  focused: number,
+  visible: { startIndex: number; stopIndex: number } | null,
+  size: number,
+): number | null {
+  if (size === 0) return null;
+  let index = Math.min(Math.max(focused, 0), size - 1);
+  if (visible && visible.stopIndex >= visible.startIndex)
+    index = Math.min(Math.max(index, visible.startIndex), Math.min(visible.stopIndex, size - 1));
+  return index;
+}

@@ -9,8 +9,19 @@ import { useIsPending, useMembers, useOrder } from '../../../store/index.ts';
 
 const LATE_MS = 15 * 60_000;
 
-/** A board card: number, age, items, total, assignee. Subscribes to its own order. */
-export const OrderCard = memo(function OrderCard({ id, now }: { id: string; now: number }) {
+/**
+ * A board card: number, age, items, total, assignee. Subscribes to its own order. `tabbable`: the
+ * column's card in the Tab order (the others are reached with the arrow keys).
+ */
+export const OrderCard = memo(function OrderCard({
+  id,
+  now,
+  tabbable,
+}: {
+  id: string;
+  now: number;
+  tabbable: boolean;
+}) {
   const order = useOrder(id);
   const pending = useIsPending(id);
   const team = useMembers();
@@ -25,6 +36,7 @@ export const OrderCard = memo(function OrderCard({ id, now }: { id: string; now:
       to={`${paths.order(order.id)}?view=board`}
       className={`card${pending ? ' is-pending' : ''}`}
       data-testid="order-card"
+      tabIndex={tabbable ? 0 : -1}
       data-order-number={order.number}
       aria-label={`Order ${formatOrderNumber(order.number)}, ${formatMoney(order.totalCents, order.currency)}${order.assigneeName ? `, claimed by ${order.assigneeName}` : ', unclaimed'}`}
     >
