@@ -261,7 +261,7 @@ describe('card payments: the shop, order tracking and refunds (browser)', () => 
 
     await marco.page.goto(`${e2e().appUrl}/orders/${orderId}`);
     const drawer = marco.page.getByRole('dialog');
-    await drawer.getByTestId('payment').filter({ hasText: 'VISA •••• 4242' }).waitFor();
+    await drawer.getByTestId('payment').filter({ hasText: 'VISA •••• 4242 · Paid' }).waitFor();
     await drawer.getByRole('button', { name: 'Refund…' }).click();
     const amount = drawer.getByLabel(/Amount to refund/);
     expect(await amount.inputValue()).toBe('10.80');
@@ -273,7 +273,10 @@ describe('card payments: the shop, order tracking and refunds (browser)', () => 
     await drawer.getByRole('alertdialog', { name: 'Confirm refund' }).waitFor();
     await screenshot(marco.page, 'drawer-refund-confirm');
     await drawer.getByRole('button', { name: 'Yes, refund' }).click();
-    await drawer.getByTestId('payment').filter({ hasText: 'refunded €3.50 of €10.80' }).waitFor();
+    await drawer
+      .getByTestId('payment')
+      .filter({ hasText: 'VISA •••• 4242 · Paid · refunded €3.50 of €10.80' })
+      .waitFor();
     await track
       .getByTestId('track-refund')
       .filter({ hasText: 'Refunded €3.50 of €10.80' })

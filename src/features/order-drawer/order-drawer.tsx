@@ -12,7 +12,7 @@ import {
   type Actor,
   type OrderAction,
 } from '../../../domain/order-machine.ts';
-import { formatOrderNumber, type Order } from '../../../domain/order.ts';
+import { formatOrderNumber, PAYMENT_STATUS_LABELS, type Order } from '../../../domain/order.ts';
 import { cancelRefundCents } from '../../../domain/payment.ts';
 import {
   selectActor,
@@ -307,7 +307,7 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
         {order.cardBrand
           ? `${order.cardBrand.toUpperCase()} •••• ${order.cardLast4 ?? '????'}`
           : 'Card'}{' '}
-        · {order.paymentStatus.replace(/_/g, ' ')}
+        · {PAYMENT_STATUS_LABELS[order.paymentStatus]}
         {order.refundedCents > 0 &&
           ` · refunded ${formatMoney(order.refundedCents, order.currency)} of ${formatMoney(order.totalCents, order.currency)}`}
         {activity && !activity.error && <RefundList order={order} activity={activity.items} />}
