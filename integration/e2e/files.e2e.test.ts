@@ -198,6 +198,15 @@ describe('files in the desk (browser): attachments, product images, exports', ()
     await marco.page.getByRole('button', { name: 'Start export' }).click();
     const row = marco.page.getByTestId('export-row').first();
     await row.and(marco.page.locator('[data-status="done"]')).waitFor({ timeout: 60_000 });
+    // The filter in the desk's words, its days as the date inputs and the Started column show
+    // them (the browser's locale: en-US here).
+    const [from, to] = await marco.page.locator('input[type="date"]').evaluateAll((inputs) =>
+      (inputs as HTMLInputElement[]).map(({ value }) => {
+        const [y, m, d] = value.split('-');
+        return `${m}/${d}/${y}`;
+      }),
+    );
+    expect(await row.innerText()).toContain(`All statuses · ${from} – ${to} · anyone`);
     await screenshot(marco.page, 'exports');
     const [download] = await Promise.all([
       marco.page.waitForEvent('download'),

@@ -44,8 +44,11 @@ describe('the export form', () => {
       to: '2026-11-30',
       assignee: 'u1',
     });
-    expect(describeExportFilter(filter as never, () => 'Ana Silva')).toBe(
-      'paid, payment failed · 1 Nov – 30 Nov · Ana Silva',
+    expect(describeExportFilter(filter as never, () => 'Ana Silva', 'en-US')).toBe(
+      'Paid, Payment failed · 11/01/2026 – 11/30/2026 · Ana Silva',
+    );
+    expect(describeExportFilter(filter as never, () => 'Ana Silva', 'en-GB')).toBe(
+      'Paid, Payment failed · 01/11/2026 – 30/11/2026 · Ana Silva',
     );
     expect(describeExportFilter({}, () => '')).toBe('All statuses · any date · anyone');
   });

@@ -1,5 +1,6 @@
 import type { ExportFilter } from '../../../domain/exports.ts';
-import type { OrderStatus } from '../../../domain/order.ts';
+import { STATUS_LABELS, type OrderStatus } from '../../../domain/order.ts';
+import { formatDay } from '../../lib/format.ts';
 
 /** What the export form holds: statuses (none: all), local days `YYYY-MM-DD` (both included), assignee. */
 export interface ExportForm {
@@ -52,18 +53,21 @@ export function exportFilterOf(
   };
 }
 
-const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
-
-/** One line about a filter: `Paid, Ready · 1 Nov – 30 Nov · Ana Silva`. */
+/**
+ * One line about a filter, in the desk's words and the locale's days (as the date inputs and the
+ * list's Started column show them): `Paid, Ready · 11/01/2026 – 11/30/2026 · Ana Silva` (en-US).
+ */
 export function describeExportFilter(
   filter: Partial<ExportFilter>,
   nameOf: (userId: string) => string,
+  locale?: string,
 ): string {
   const statuses = filter.statuses?.length
-    ? filter.statuses.map((s) => s.replace('_', ' ')).join(', ')
+    ? filter.statuses.map((status) => STATUS_LABELS[status] ?? status).join(', ')
     : 'All statuses';
-  const from = filter.createdFrom ? dayFormat.format(Date.parse(filter.createdFrom)) : null;
-  const to = filter.createdBefore ? dayFormat.format(Date.parse(filter.createdBefore) - 1) : null;
+  const day = (iso: string, shift = 0) => formatDay(Date.parse(iso) + shift, locale);
+  const from = filter.createdFrom ? day(filter.createdFrom) : null;
+  const to = filter.createdBefore ? day(filter.createdBefore, -1) : null;
   const range =
     from && to ? `${from} – ${to}` : from ? `from ${from}` : to ? `to ${to}` : 'any date';
   const assignee =
