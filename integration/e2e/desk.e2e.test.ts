@@ -694,6 +694,11 @@ describe('the desk with several people at once (browser)', () => {
     await expect.poll(where).toMatch(/^column-preparing \d+$/);
     await marco.page.keyboard.press('Shift+Tab');
     await expect.poll(where).toBe('column-paid 1');
+    // The focused card shows it (a ring in the primary colour, inside the card's slot).
+    expect(
+      await marco.page.evaluate(() => getComputedStyle(document.activeElement!).borderTopColor),
+    ).toBe('rgb(36, 86, 230)');
+    await screenshot(marco.page, 'board-keyboard');
     await marco.page.keyboard.press('Enter');
     await marco.page.getByRole('dialog').getByTestId('assignee').waitFor();
   });
