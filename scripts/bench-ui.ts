@@ -64,8 +64,8 @@ import { percentile } from './lib/stats.ts';
  * made from its start to the traffic's end, from the simulator's `--progress` reports) is failed
  * (exit code 1): its figures were measured under less traffic than asked for; so is a run whose
  * traffic ended before its interactions did. The simulator's rate over its whole run, start-up
- * included (JIT-cold code, its first transactions), is reported beside it. The first visit is cold (the profile's IndexedDB
- * emptied): a first visit on this device, starting from the desk's server-kept snapshot, which
+ * included (JIT-cold code, its first transactions), is reported beside it. The first visit is
+ * cold (the profile's IndexedDB emptied): a first visit on this device, starting from the desk's server-kept snapshot, which
  * `desk-snapshot` writes just before (its time to live is reported too); then, as context, a
  * first visit with that file deleted, reading every order. The steady phase reports the store's snapshot writes (start → saved, the copies on
  * the main thread, the long frames over them); after the traffic, once a snapshot saved after it

@@ -5,10 +5,11 @@ import { progressLine } from './lib/traffic-rate.ts';
 
 /**
  * `npm run simulate -- --rate R --duration D [--checkout] [--no-batch] [--in-flight N] [--quiet]
- * [--progress]`: live traffic (new orders, claims, status changes, notes). With `--checkout`, new orders come from scripted customers
- * through the real path: the checkout function, a card payment at Stripe (the local double by
- * default), and the stripe-webhook function marking them paid. `--no-batch`: every change in a
- * transaction of its own (by default the changes due at the same moment share one).
+ * [--progress]`: live traffic (new orders, claims, status changes, notes). With `--checkout`, new
+ * orders come from scripted customers through the real path: the checkout function, a card
+ * payment at Stripe (the local double by default), and the stripe-webhook function marking them
+ * paid. `--no-batch`: every change in a transaction of its own (by default the changes due at the
+ * same moment share one). `--quiet`: no line a second of running counts.
  * `--progress`: each second, a line `progress at=<epoch ms> events=<changes made>` for a harness
  * that measures the rate over a window of its own (bench:ui's steady phase).
  */

@@ -15,6 +15,8 @@ const CARD_ROW = 104;
 
 type RowProps = { ids: SortedIndex; now: number; tabbable: number | null };
 
+type RowRange = { startIndex: number; stopIndex: number };
+
 function CardRow({
   index,
   style,
@@ -29,8 +31,6 @@ function CardRow({
     </div>
   );
 }
-
-type RowRange = { startIndex: number; stopIndex: number };
 
 /** Focuses the element `selector` names in `container` once the list has rendered it. */
 function focusWhenShown(container: HTMLElement, selector: string, frames = 30): void {
@@ -93,13 +93,13 @@ export function BoardColumn({
   const listRef = useListRef(null);
   const body = useRef<HTMLDivElement>(null);
 
-  // The keyboard: ↑/↓ (PgUp/PgDn, Home/End) move between this column's cards, scrolling the
-  // one asked for into view first (the list renders only the cards near it); ←/→ go to the
-  // card beside this one in the next column.
   const onFocus = (event: FocusEvent<HTMLDivElement>) => {
     const slot = (event.target as HTMLElement).closest<HTMLElement>('.card-slot');
     if (slot) setFocused(Number(slot.dataset.index));
   };
+  // The keyboard: ↑/↓ (PgUp/PgDn, Home/End) move between this column's cards, scrolling the
+  // one asked for into view first (the list renders only the cards near it); ←/→ go to the
+  // card beside this one in the next column.
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const slot = (event.target as HTMLElement).closest<HTMLElement>('.card-slot');
     if (!slot || !body.current) return;
