@@ -603,6 +603,39 @@ describe('database transactions', () => {
     expect(listening.inbox[3]!.payload).toMatchObject({ counter: 4 });
   });
 
+  it('publishes each operation with its document as committed: changed later, the later copy; deleted later, none', async () => {
+    const user = await createWebUser('Committed listener');
+    const listening = await listen(
+      realtimeFor(user.client),
+      Channel.database(databaseId).collection(collectionId).document().toString(),
+    );
+    const transaction = await databases.createTransaction();
+    await databases.createOperations({
+      transactionId: transaction.$id,
+      operations: [
+        op(ids(), 'create', 'cm-twice', { name: 'cm-twice', counter: 1 }),
+        op(ids(), 'create', 'cm-gone', { name: 'cm-gone' }),
+        op(ids(), 'update', 'cm-twice', { counter: 7 }),
+        op(ids(), 'delete', 'cm-gone'),
+        op(ids(), 'create', 'cm-once', { name: 'cm-once', counter: 2 }),
+      ],
+    });
+    await databases.updateTransaction({ transactionId: transaction.$id, commit: true });
+    await until(() => listening.inbox.length >= 4, 5_000, 'four events');
+    await sleep(300);
+    const seen = listening.inbox.map((event) => [
+      (event.payload as { $id: string }).$id,
+      event.events[0]!.split('.').pop(),
+      (event.payload as { counter?: number }).counter ?? null,
+    ]);
+    expect(seen).toEqual([
+      ['cm-twice', 'create', 7],
+      ['cm-twice', 'update', 7],
+      ['cm-gone', 'delete', null],
+      ['cm-once', 'create', 2],
+    ]);
+  });
+
   it('serves the TablesDB transaction routes over the same transactions', async () => {
     const tables = new TablesDB(serverClient());
     const transaction = await tables.createTransaction();
