@@ -558,14 +558,25 @@ describe('database transactions', () => {
     expect((await admin.getDocument({ ...target, documentId: 'owned' })).counter).toBe(1);
   });
 
-  it('publishes events only after the commit: one per single operation, upsert as .update, bulk none', async () => {
-    await databases.createDocument({ ...ids(), documentId: 'ev-del', data: { name: 'ev-del' } });
-    await databases.createDocument({ ...ids(), documentId: 'ev-up', data: { name: 'ev-up' } });
-    const user = await createWebUser('Listener');
-    const listening = await listen(
+  /** A new web user listening to the collection's document events. */
+  async function listenToDocuments(name: string) {
+    const user = await createWebUser(name);
+    return listen(
       realtimeFor(user.client),
       Channel.database(databaseId).collection(collectionId).document().toString(),
     );
+  }
+
+  /** An event's document id and action (`create`, `update`, `delete`). */
+  const idAndAction = (event: { payload: unknown; events: string[] }) => [
+    (event.payload as { $id: string }).$id,
+    event.events[0]!.split('.').pop(),
+  ];
+
+  it('publishes events only after the commit: one per single operation, upsert as .update, bulk none', async () => {
+    await databases.createDocument({ ...ids(), documentId: 'ev-del', data: { name: 'ev-del' } });
+    await databases.createDocument({ ...ids(), documentId: 'ev-up', data: { name: 'ev-up' } });
+    const listening = await listenToDocuments('Listener');
     const transaction = await databases.createTransaction();
     await databases.createOperations({
       transactionId: transaction.$id,
@@ -589,10 +600,7 @@ describe('database transactions', () => {
     await databases.updateTransaction({ transactionId: transaction.$id, commit: true });
     await until(() => listening.inbox.length >= 5, 5_000, 'five events');
     await sleep(300);
-    const seen = listening.inbox.map((event) => [
-      (event.payload as { $id: string }).$id,
-      event.events[0]!.split('.').pop(),
-    ]);
+    const seen = listening.inbox.map(idAndAction);
     expect(seen).toEqual([
       ['ev1', 'create'],
       ['ev2', 'create'],
@@ -604,11 +612,7 @@ describe('database transactions', () => {
   });
 
   it('publishes each operation with its document as committed: changed later, the later copy; deleted later, none', async () => {
-    const user = await createWebUser('Committed listener');
-    const listening = await listen(
-      realtimeFor(user.client),
-      Channel.database(databaseId).collection(collectionId).document().toString(),
-    );
+    const listening = await listenToDocuments('Committed listener');
     const transaction = await databases.createTransaction();
     await databases.createOperations({
       transactionId: transaction.$id,
@@ -624,8 +628,7 @@ describe('database transactions', () => {
     await until(() => listening.inbox.length >= 4, 5_000, 'four events');
     await sleep(300);
     const seen = listening.inbox.map((event) => [
-      (event.payload as { $id: string }).$id,
-      event.events[0]!.split('.').pop(),
+      ...idAndAction(event),
       (event.payload as { counter?: number }).counter ?? null,
     ]);
     expect(seen).toEqual([

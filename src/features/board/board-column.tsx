@@ -32,6 +32,10 @@ function CardRow({
   );
 }
 
+/** The card slot an event happened in, if any. */
+const slotOf = (event: { target: EventTarget }) =>
+  (event.target as HTMLElement).closest<HTMLElement>('.card-slot');
+
 /** Focuses the element `selector` names in `container` once the list has rendered it. */
 function focusWhenShown(container: HTMLElement, selector: string, frames = 30): void {
   const element = container.querySelector<HTMLElement>(selector);
@@ -94,14 +98,14 @@ export function BoardColumn({
   const body = useRef<HTMLDivElement>(null);
 
   const onFocus = (event: FocusEvent<HTMLDivElement>) => {
-    const slot = (event.target as HTMLElement).closest<HTMLElement>('.card-slot');
+    const slot = slotOf(event);
     if (slot) setFocused(Number(slot.dataset.index));
   };
   // The keyboard: ↑/↓ (PgUp/PgDn, Home/End) move between this column's cards, scrolling the
   // one asked for into view first (the list renders only the cards near it); ←/→ go to the
   // card beside this one in the next column.
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const slot = (event.target as HTMLElement).closest<HTMLElement>('.card-slot');
+    const slot = slotOf(event);
     if (!slot || !body.current) return;
     const index = Number(slot.dataset.index);
     const page = Math.max(1, Math.floor(body.current.clientHeight / CARD_ROW) - 1);

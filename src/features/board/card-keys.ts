@@ -1,3 +1,5 @@
+const clamp = (value: number, low: number, high: number) => Math.max(low, Math.min(high, value));
+
 /** Where a key moves the focus on the board: within a column, or to the next one. */
 export type BoardMove =
   { within: 'column'; index: number } | { within: 'board'; direction: -1 | 1 } | null;
@@ -9,7 +11,7 @@ export type BoardMove =
  */
 export function boardMove(key: string, index: number, size: number, page: number): BoardMove {
   const to = (target: number): BoardMove => {
-    const clamped = Math.max(0, Math.min(size - 1, target));
+    const clamped = clamp(target, 0, size - 1);
     return clamped === index ? null : { within: 'column', index: clamped };
   };
   switch (key) {
@@ -45,8 +47,7 @@ export function tabbableCard(
   size: number,
 ): number | null {
   if (size === 0) return null;
-  let index = Math.min(Math.max(focused, 0), size - 1);
-  if (visible && visible.stopIndex >= visible.startIndex)
-    index = Math.min(Math.max(index, visible.startIndex), Math.min(visible.stopIndex, size - 1));
-  return index;
+  const index = clamp(focused, 0, size - 1);
+  if (!visible || visible.stopIndex < visible.startIndex) return index;
+  return clamp(index, visible.startIndex, Math.min(visible.stopIndex, size - 1));
 }
