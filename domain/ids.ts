@@ -56,4 +56,6 @@ export const FUNCTIONS = {
   exportOrders: 'export-orders',
   /** Writes the snapshot of every order to {@link DESK_SNAPSHOT_FILE_ID} (every 15 minutes). */
   deskSnapshot: 'desk-snapshot',
+  /** Deletes the uploads no record names, an hour after they were last touched (every hour). */
+  sweepUploads: 'sweep-uploads',
 } as const;

@@ -371,5 +371,17 @@ export const schema: SchemaSpec = {
       scopes: ['documents.read', 'documents.write', 'files.read', 'files.write'],
       variables: {},
     },
+    {
+      id: FUNCTIONS.sweepUploads,
+      name: 'Sweep uploads',
+      runtime: 'node-22',
+      execute: [],
+      events: [],
+      // Uploads no record names, untouched for an hour (functions/README.md).
+      schedule: '41 * * * *',
+      timeout: 60,
+      scopes: ['documents.read', 'files.read', 'files.write'],
+      variables: {},
+    },
   ],
 };

@@ -13,7 +13,7 @@ installBrowserGlobals();
 // A seeded, bounded fuzz of every function a person calls: malformed and hostile bodies, headers,
 // ids and sizes. No answer may be a 500 (or no answer), and nothing may change. stripe-webhook
 // (anyone may reach it) gets hostile bodies, forged and malformed signatures and headers; the
-// scheduled functions (expire-pending, repair-orders) are refused to a signed-in person.
+// scheduled functions (expire-pending, repair-orders, sweep-uploads) are refused to a signed-in person.
 
 const SEED = 20261124;
 const CASES_PER_FUNCTION = 60;
@@ -284,7 +284,7 @@ describe('functions under a seeded fuzz (hostile bodies, headers, ids, sizes)', 
     );
   }, 300_000);
 
-  it('refuses expire-pending and repair-orders to a signed-in person, changing nothing', async () => {
+  it('refuses expire-pending, repair-orders and sweep-uploads to a signed-in person, changing nothing', async () => {
     const stale = await createTestOrder({
       status: 'pending_payment',
       paymentStatus: 'requires_payment_method',
@@ -293,7 +293,11 @@ describe('functions under a seeded fuzz (hostile bodies, headers, ids, sizes)', 
     const drifted = await createTestOrder({ noteCount: 3 });
     const functions = new WebFunctions(sam.client);
     let cases = 0;
-    for (const functionId of [FUNCTIONS.expirePending, FUNCTIONS.repairOrders])
+    for (const functionId of [
+      FUNCTIONS.expirePending,
+      FUNCTIONS.repairOrders,
+      FUNCTIONS.sweepUploads,
+    ])
       for (const body of ['', '{}', '{"force":true}', JSON.stringify({ since: 0, repair: true })]) {
         const refused = await functions
           .createExecution({ functionId, body, headers: { 'x-appwrite-user-id': 'x' } })
