@@ -252,10 +252,10 @@ describe('the first minutes (browser)', () => {
     expect(await notice.count()).toBe(0);
   });
 
-  it('shows table dates in the browser’s locale, in the numeric form of its date inputs', async () => {
-    for (const [locale, pattern] of [
-      ['en-US', /^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2} [AP]M$/],
-      ['de-DE', /^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/],
+  it('shows table dates in the browser’s locale, in the numeric form of its date inputs, and amounts too', async () => {
+    for (const [locale, pattern, amount] of [
+      ['en-US', /^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2} [AP]M$/, /^€[\d,]+\.\d{2}$/],
+      ['de-DE', /^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/, /^[\d.]+,\d{2}\u00a0€$/],
     ] as const) {
       const context = await browser.newContext({ locale, viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
@@ -266,6 +266,8 @@ describe('the first minutes (browser)', () => {
       const cell = page.getByTestId('order-row').first().getByRole('cell').nth(1);
       await cell.waitFor({ timeout: 15_000 });
       expect(await cell.innerText()).toMatch(pattern);
+      const total = page.getByTestId('order-row').first().getByRole('cell').nth(6);
+      expect(await total.innerText()).toMatch(amount);
       expect(await page.evaluate(() => navigator.language)).toBe(locale);
       await context.close();
     }

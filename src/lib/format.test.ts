@@ -4,6 +4,8 @@ import {
   shortName,
   formatAge,
   formatClock,
+  formatCount,
+  formatPrice,
   formatDateTime,
   formatDay,
   formatDuration,
@@ -68,5 +70,24 @@ describe('dates follow the locale, with the day as a date input shows it', () =>
     expect(formatDateTime(at, 'en-GB')).toBe('23/11/2026, 19:58');
     expect(formatDateTime(null)).toBe('—');
     expect(formatClock(at, 'en-GB')).toBe('19:58:09');
+  });
+});
+
+describe('money and counts follow the locale too', () => {
+  it('writes an amount as the locale does, in the order’s currency', () => {
+    expect(formatPrice(125_050, 'eur', 'en-US')).toBe('€1,250.50');
+    expect(formatPrice(125_050, 'eur', 'de-DE')).toBe('1.250,50\u00a0€');
+    expect(formatPrice(380, 'usd', 'en-GB')).toBe('US$3.80');
+  });
+
+  it('writes a count with the locale’s grouping', () => {
+    expect(formatCount(100_000, 'en-US')).toBe('100,000');
+    expect(formatCount(100_000, 'de-DE')).toBe('100.000');
+  });
+
+  it('takes the default locale when none is given (the browser’s)', () => {
+    const locale = new Intl.NumberFormat().resolvedOptions().locale;
+    expect(formatPrice(1250, 'eur')).toBe(formatPrice(1250, 'eur', locale));
+    expect(formatCount(1234)).toBe(formatCount(1234, locale));
   });
 });

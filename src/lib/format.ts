@@ -1,4 +1,5 @@
-/** Formatting for the desk: ages, durations, dates. Pure; `now` is passed in. */
+/** Formatting for the desk: ages, durations, dates, money. Pure; `now` is passed in. */
+import { formatMoney } from '../../domain/money.ts';
 
 /** A compact age: `now`, `45s`, `12m`, `3h 05m`, `2d`. */
 export function formatAge(sinceMs: number, nowMs: number): string {
@@ -65,11 +66,27 @@ export function formatClock(ms: number, locale?: string): string {
   return dateFormat(locale, 'clock').format(ms);
 }
 
-const count = new Intl.NumberFormat('en-US');
+/** The locale Intl picks by default: the browser's (`navigator.language`). */
+const DEFAULT_LOCALE = new Intl.NumberFormat().resolvedOptions().locale;
 
-/** `1,234`. */
-export function formatCount(n: number): string {
-  return count.format(n);
+/**
+ * Money as the browser's locale writes it, like the dates: `€12.50` (en-US), `12,50 €` (de-DE).
+ * (Messages written by the functions keep `formatMoney`'s en-US.)
+ */
+export function formatPrice(cents: number, currency: string, locale = DEFAULT_LOCALE): string {
+  return formatMoney(cents, currency, locale);
+}
+
+const counts = new Map<string, Intl.NumberFormat>();
+
+/** A count as the browser's locale writes it: `1,234` (en-US), `1.234` (de-DE). */
+export function formatCount(n: number, locale = DEFAULT_LOCALE): string {
+  let format = counts.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale);
+    counts.set(locale, format);
+  }
+  return format.format(n);
 }
 
 /** Initials for an avatar from the words that start with a letter: `Ana Silva` → `AS`, `Sim Kim (simulated)` → `SK`. */

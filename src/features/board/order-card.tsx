@@ -1,8 +1,7 @@
 import { memo } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
-import { formatMoney } from '../../../domain/money.ts';
 import { formatOrderNumber } from '../../../domain/order.ts';
-import { formatAge, shortName } from '../../lib/format.ts';
+import { formatAge, formatPrice, shortName } from '../../lib/format.ts';
 import { paths } from '../../lib/paths.ts';
 import { Link } from '../../lib/router.tsx';
 import { useIsPending, useMembers, useOrder } from '../../../store/index.ts';
@@ -38,7 +37,7 @@ export const OrderCard = memo(function OrderCard({
       data-testid="order-card"
       tabIndex={tabbable ? 0 : -1}
       data-order-number={order.number}
-      aria-label={`Order ${formatOrderNumber(order.number)}, ${formatMoney(order.totalCents, order.currency)}${order.assigneeName ? `, claimed by ${order.assigneeName}` : ', unclaimed'}`}
+      aria-label={`Order ${formatOrderNumber(order.number)}, ${formatPrice(order.totalCents, order.currency)}${order.assigneeName ? `, claimed by ${order.assigneeName}` : ', unclaimed'}`}
     >
       <div className="card__top">
         <span className="card__number">{formatOrderNumber(order.number)}</span>
@@ -54,7 +53,7 @@ export const OrderCard = memo(function OrderCard({
       </div>
       <div className="card__items">{order.itemsSummary}</div>
       <div className="card__bottom">
-        <span className="card__total">{formatMoney(order.totalCents, order.currency)}</span>
+        <span className="card__total">{formatPrice(order.totalCents, order.currency)}</span>
         {order.assigneeName ? (
           <span className="card__assignee">
             <Avatar name={order.assigneeName} id={order.assigneeId ?? undefined} size="sm" />

@@ -1,8 +1,7 @@
 import { memo } from 'react';
 import { ConnectionBadge, type ConnectionView } from '../../components/connection-badge.tsx';
 import { Sparkline } from '../../components/sparkline.tsx';
-import { formatMoney } from '../../../domain/money.ts';
-import { formatAge, formatCount, formatDuration } from '../../lib/format.ts';
+import { formatAge, formatCount, formatDuration, formatPrice } from '../../lib/format.ts';
 import {
   RATE_WINDOW_MINUTES,
   secondsUntilRetry,
@@ -36,13 +35,13 @@ export const HeaderMetrics = memo(function HeaderMetrics() {
     <div className="metrics" aria-label="Today">
       <Metric
         label="Revenue today"
-        value={ready ? formatMoney(metrics.revenueCents, metrics.currency ?? 'eur') : '—'}
+        value={ready ? formatPrice(metrics.revenueCents, metrics.currency ?? 'eur') : '—'}
         wide
         drop={6}
       />
       <Metric
         label="Refunded"
-        value={ready ? formatMoney(metrics.refundedCents, metrics.currency ?? 'eur') : '—'}
+        value={ready ? formatPrice(metrics.refundedCents, metrics.currency ?? 'eur') : '—'}
         drop={3}
       />
       <Metric

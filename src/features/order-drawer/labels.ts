@@ -1,6 +1,6 @@
 import type { Activity } from '../../../domain/entities.ts';
-import { formatMoney } from '../../../domain/money.ts';
 import type { OrderAction } from '../../../domain/order-machine.ts';
+import { formatPrice } from '../../lib/format.ts';
 
 /** Button labels of the workflow actions. */
 export const ACTION_LABEL: Record<OrderAction, string> = {
@@ -48,7 +48,7 @@ const STATUS_WORD: Record<string, string> = {
  */
 export function describeActivity(entry: Activity, currency = 'eur'): string {
   const money = (value: unknown) =>
-    typeof value === 'number' && value > 0 ? formatMoney(value, currency) : null;
+    typeof value === 'number' && value > 0 ? formatPrice(value, currency) : null;
   const who = entry.actorName ?? 'The shop';
   switch (entry.kind) {
     case 'created':

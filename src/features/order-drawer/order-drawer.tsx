@@ -4,7 +4,6 @@ import { Button } from '../../components/button.tsx';
 import { Drawer } from '../../components/drawer.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
-import { formatMoney } from '../../../domain/money.ts';
 import { AppError } from '../../../domain/errors.ts';
 import {
   availableActions,
@@ -29,7 +28,7 @@ import {
   useViewOrder,
   type Viewer,
 } from '../../../store/index.ts';
-import { formatClock, formatDateTime, shortName } from '../../lib/format.ts';
+import { formatClock, formatDateTime, formatPrice, shortName } from '../../lib/format.ts';
 import { navigateBack, useLocation } from '../../lib/router.tsx';
 import { useFocusWithin } from '../../lib/use-focus-within.ts';
 import { Attachments } from './attachments.tsx';
@@ -112,9 +111,9 @@ function OrderPreview({ order }: { order: Order }) {
         </h3>
         <p>{order.itemsSummary}</p>
         <p>
-          Total {formatMoney(order.totalCents, order.currency)}
+          Total {formatPrice(order.totalCents, order.currency)}
           {order.refundedCents > 0 &&
-            ` · refunded ${formatMoney(order.refundedCents, order.currency)}`}
+            ` · refunded ${formatPrice(order.refundedCents, order.currency)}`}
         </p>
       </section>
     </>
@@ -250,7 +249,7 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
           <div className="alert alert--error" role="alertdialog" aria-label="Confirm cancel">
             <span style={{ flex: 1 }}>
               {cancelRefund > 0
-                ? `Cancel this order and refund ${formatMoney(cancelRefund, order.currency)} to the card?`
+                ? `Cancel this order and refund ${formatPrice(cancelRefund, order.currency)} to the card?`
                 : order.paymentStatus === 'succeeded'
                   ? 'Cancel this order? Its payment was not taken through Stripe (demo data), so nothing is refunded.'
                   : 'Cancel this order? Nothing was paid by card, so nothing is refunded.'}
@@ -309,7 +308,7 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
           : 'Card'}{' '}
         · {PAYMENT_STATUS_LABELS[order.paymentStatus]}
         {order.refundedCents > 0 &&
-          ` · refunded ${formatMoney(order.refundedCents, order.currency)} of ${formatMoney(order.totalCents, order.currency)}`}
+          ` · refunded ${formatPrice(order.refundedCents, order.currency)} of ${formatPrice(order.totalCents, order.currency)}`}
         {activity && !activity.error && <RefundList order={order} activity={activity.items} />}
       </CustomerAndPayment>
 
@@ -323,7 +322,7 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
               <tr key={`${item.productId}-${index}`}>
                 <td className="qty">{item.qty}×</td>
                 <td>{item.name}</td>
-                <td>{formatMoney(item.unitPriceCents * item.qty, order.currency)}</td>
+                <td>{formatPrice(item.unitPriceCents * item.qty, order.currency)}</td>
               </tr>
             ))}
           </tbody>
@@ -332,13 +331,13 @@ function OrderDetails({ order, actor }: { order: Order; actor: Actor }) {
               <tr>
                 <td />
                 <td>Subtotal</td>
-                <td>{formatMoney(order.subtotalCents, order.currency)}</td>
+                <td>{formatPrice(order.subtotalCents, order.currency)}</td>
               </tr>
             )}
             <tr>
               <td />
               <td>Total</td>
-              <td>{formatMoney(order.totalCents, order.currency)}</td>
+              <td>{formatPrice(order.totalCents, order.currency)}</td>
             </tr>
           </tfoot>
         </table>

@@ -2,12 +2,11 @@ import { useId, useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import type { Activity } from '../../../domain/entities.ts';
 import { AppError } from '../../../domain/errors.ts';
-import { formatMoney } from '../../../domain/money.ts';
 import { decideRefund, type Actor } from '../../../domain/order-machine.ts';
 import type { Order } from '../../../domain/order.ts';
 import { refundableCents } from '../../../domain/payment.ts';
 import { useDeskActions, useRunning } from '../../../store/index.ts';
-import { formatClock } from '../../lib/format.ts';
+import { formatClock, formatPrice } from '../../lib/format.ts';
 import { parseRefundAmount, refundInput, refundsOf } from './refund.ts';
 
 /**
@@ -59,7 +58,7 @@ export function RefundControl({
     return (
       <div className="alert alert--error refund" role="alertdialog" aria-label="Confirm refund">
         <span style={{ flex: 1 }}>
-          Refund {formatMoney(confirming, order.currency)} to {order.customerName}’s card
+          Refund {formatPrice(confirming, order.currency)} to {order.customerName}’s card
           {full ? ' (all that is left)' : ''}? This can’t be undone.
         </span>
         <Button
@@ -96,7 +95,7 @@ export function RefundControl({
       }}
     >
       <label htmlFor={id} className="field__label">
-        Amount to refund (up to {formatMoney(refundableCents(order), order.currency)})
+        Amount to refund (up to {formatPrice(refundableCents(order), order.currency)})
       </label>
       <div className="refund__row">
         <input
@@ -136,7 +135,7 @@ export function RefundList({ order, activity }: { order: Order; activity: readon
     <ul className="refund-list" data-testid="refunds" aria-label="Refunds">
       {refunds.map((refund) => (
         <li key={refund.id}>
-          {formatMoney(refund.amountCents, order.currency)} refunded
+          {formatPrice(refund.amountCents, order.currency)} refunded
           {refund.cancel ? ' on cancel' : ''}
           {refund.by ? ` by ${refund.by}` : ''} · {formatClock(refund.at)}
         </li>

@@ -1,7 +1,7 @@
 import type { Activity } from '../../../domain/entities.ts';
-import { formatMoney } from '../../../domain/money.ts';
 import type { Order } from '../../../domain/order.ts';
 import { refundableCents } from '../../../domain/payment.ts';
+import { formatPrice } from '../../lib/format.ts';
 
 /** An amount the refund form accepts, or the message to show next to it. */
 export type RefundAmount = { ok: true; cents: number } | { ok: false; message: string };
@@ -18,13 +18,13 @@ export function parseRefundAmount(
   const trimmed = text.trim().replace(/^€\s*/, '');
   if (trimmed === '') return { ok: false, message: 'Enter an amount to refund.' };
   if (/^-\s*\d/.test(trimmed) || /^0+(?:[.,]0{0,2})?$/.test(trimmed))
-    return { ok: false, message: `Refund more than ${formatMoney(0, order.currency)}.` };
+    return { ok: false, message: `Refund more than ${formatPrice(0, order.currency)}.` };
   const match = /^(\d{1,7})(?:[.,](\d{1,2}))?$/.exec(trimmed);
   if (!match) return { ok: false, message: 'Enter an amount like 3.50.' };
   const cents = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
   const left = refundableCents(order);
   if (cents > left)
-    return { ok: false, message: `You can refund at most ${formatMoney(left, order.currency)}.` };
+    return { ok: false, message: `You can refund at most ${formatPrice(left, order.currency)}.` };
   return { ok: true, cents };
 }
 

@@ -1,9 +1,8 @@
 import { memo, useEffect, useRef, type CSSProperties } from 'react';
 import { Avatar } from '../../components/avatar.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
-import { formatMoney } from '../../../domain/money.ts';
 import { formatOrderNumber, type Order } from '../../../domain/order.ts';
-import { formatAge, formatDateTime } from '../../lib/format.ts';
+import { formatAge, formatDateTime, formatPrice } from '../../lib/format.ts';
 
 /**
  * How a changed row is highlighted: its highlight layer fades out (or, with reduced motion, stays
@@ -52,7 +51,7 @@ const OrderCells = memo(function OrderCells({ order }: { order: Order }) {
         {order.itemsSummary}
       </div>
       <div className="td td--right" role="cell">
-        {formatMoney(order.totalCents, order.currency)}
+        {formatPrice(order.totalCents, order.currency)}
       </div>
       <div className="td td--assignee" role="cell">
         {order.assigneeName ? (

@@ -3,7 +3,6 @@ import { Button } from '../../components/button.tsx';
 import { TextField } from '../../components/field.tsx';
 import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states.tsx';
 import type { Product } from '../../../domain/entities.ts';
-import { formatMoney } from '../../../domain/money.ts';
 import {
   validateDescription,
   validateName,
@@ -20,6 +19,7 @@ import { centsToInput, parsePriceInput } from './price.ts';
 import { ProductImage } from './product-image.tsx';
 import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
 import { useFocusWithin } from '../../lib/use-focus-within.ts';
+import { formatPrice } from '../../lib/format.ts';
 
 interface Draft {
   name: string;
@@ -134,7 +134,7 @@ export function ProductsPage() {
                     <td style={{ fontWeight: 600 }}>{product.name}</td>
                     <td className="muted">{product.description}</td>
                     <td className="right num">
-                      {formatMoney(product.priceCents, product.currency)}
+                      {formatPrice(product.priceCents, product.currency)}
                     </td>
                     <td>
                       {product.active ? (

@@ -1,7 +1,7 @@
 import { useEffect, useState, type RefObject } from 'react';
 import { Button } from '../../components/button.tsx';
-import { formatMoney } from '../../../domain/money.ts';
 import { useCartSummary, useShop } from '../../../store/index.ts';
+import { formatPrice } from '../../lib/format.ts';
 
 /** Whether the element is on screen (true until it is measured, and where nothing can tell). */
 function useOnScreen(target: RefObject<HTMLElement | null>): boolean {
@@ -36,7 +36,7 @@ export function CartBar({ cart }: { cart: RefObject<HTMLElement | null> }) {
     <div className="cart-bar" role="region" aria-label="Your order at a glance">
       <span className="cart-bar__summary" data-testid="cart-bar-summary">
         {summary.itemCount} {summary.itemCount === 1 ? 'item' : 'items'} ·{' '}
-        {formatMoney(summary.totalCents, summary.currency)}
+        {formatPrice(summary.totalCents, summary.currency)}
       </span>
       <Button variant="primary" onClick={review}>
         {paying ? 'Pay' : 'Review order'}

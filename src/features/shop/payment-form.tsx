@@ -1,11 +1,11 @@
 import type { Stripe, StripeElements, StripePaymentElement } from '@stripe/stripe-js';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
-import { formatMoney } from '../../../domain/money.ts';
 import type { PendingCheckout } from '../../../store/index.ts';
 import { openStripe } from '../../lib/stripe.ts';
 import { paymentFormError } from './payment-error.ts';
 import { useFocusWithin } from '../../lib/use-focus-within.ts';
+import { formatPrice } from '../../lib/format.ts';
 
 /**
  * The card payment of a pending checkout: Stripe's Payment Element (Stripe.js loaded now, not
@@ -97,7 +97,7 @@ export function PaymentForm({
         Order {pending.number !== null ? `#${pending.number}` : ''} ·{' '}
         <strong>
           {pending.amountCents !== null && pending.currency
-            ? formatMoney(pending.amountCents, pending.currency)
+            ? formatPrice(pending.amountCents, pending.currency)
             : ''}
         </strong>
       </p>
@@ -125,7 +125,7 @@ export function PaymentForm({
       <Button type="submit" variant="primary" busy={paying} disabled={!ready}>
         Pay{' '}
         {pending.amountCents !== null && pending.currency
-          ? formatMoney(pending.amountCents, pending.currency)
+          ? formatPrice(pending.amountCents, pending.currency)
           : ''}
       </Button>
     </form>

@@ -4,7 +4,6 @@ import { TextField } from '../../components/field.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states.tsx';
 import type { Product } from '../../../domain/entities.ts';
 import { noLongerAvailable } from '../../../domain/cart.ts';
-import { formatMoney } from '../../../domain/money.ts';
 import { LIMITS } from '../../../domain/validation.ts';
 import {
   useCartSummary,
@@ -17,6 +16,7 @@ import { paths } from '../../lib/paths.ts';
 import { CartBar } from './cart-bar.tsx';
 import { PaymentForm } from './payment-form.tsx';
 import { useFocusWithin } from '../../lib/use-focus-within.ts';
+import { formatPrice } from '../../lib/format.ts';
 
 /** `/shop`: the catalog, the cart with the customer's name and email, and the card checkout. */
 export function ShopPage() {
@@ -99,7 +99,7 @@ function ProductCard({ product }: { product: Product }) {
       <div className="product-card__body" ref={body}>
         <h2 className="product-card__name">{product.name}</h2>
         {product.description && <p className="product-card__text">{product.description}</p>}
-        <p className="product-card__price">{formatMoney(product.priceCents, product.currency)}</p>
+        <p className="product-card__price">{formatPrice(product.priceCents, product.currency)}</p>
         {qty === 0 ? (
           <Button
             size="sm"
@@ -194,7 +194,7 @@ function Cart() {
                 </td>
                 <td>
                   {line.product?.active
-                    ? formatMoney(line.product.priceCents * line.qty, currency)
+                    ? formatPrice(line.product.priceCents * line.qty, currency)
                     : '—'}
                 </td>
                 <td>
@@ -215,7 +215,7 @@ function Cart() {
             <tr>
               <td />
               <td>Total</td>
-              <td data-testid="cart-total">{formatMoney(total, currency)}</td>
+              <td data-testid="cart-total">{formatPrice(total, currency)}</td>
               <td />
             </tr>
           </tfoot>

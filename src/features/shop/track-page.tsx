@@ -1,8 +1,7 @@
 import { ErrorState, LoadingState } from '../../components/states.tsx';
-import { formatMoney } from '../../../domain/money.ts';
 import { formatOrderNumber, type Order } from '../../../domain/order.ts';
 import { useTrackedOrder } from '../../../store/index.ts';
-import { formatClock } from '../../lib/format.ts';
+import { formatClock, formatPrice } from '../../lib/format.ts';
 import { paths } from '../../lib/paths.ts';
 import { Link } from '../../lib/router.tsx';
 import { TRACK_STEPS, trackView } from './track-steps.ts';
@@ -72,8 +71,8 @@ function OrderStatus({ order }: { order: Order }) {
       </ol>
       {order.refundedCents > 0 && (
         <p className="alert alert--info" data-testid="track-refund">
-          Refunded {formatMoney(order.refundedCents, order.currency)} of{' '}
-          {formatMoney(order.totalCents, order.currency)} to your card.
+          Refunded {formatPrice(order.refundedCents, order.currency)} of{' '}
+          {formatPrice(order.totalCents, order.currency)} to your card.
         </p>
       )}
       <table className="items" aria-label="Items">
@@ -82,7 +81,7 @@ function OrderStatus({ order }: { order: Order }) {
             <tr key={`${item.productId}-${index}`}>
               <td className="qty">{item.qty}×</td>
               <td>{item.name}</td>
-              <td>{formatMoney(item.unitPriceCents * item.qty, order.currency)}</td>
+              <td>{formatPrice(item.unitPriceCents * item.qty, order.currency)}</td>
             </tr>
           ))}
         </tbody>
@@ -90,7 +89,7 @@ function OrderStatus({ order }: { order: Order }) {
           <tr>
             <td />
             <td>Total</td>
-            <td>{formatMoney(order.totalCents, order.currency)}</td>
+            <td>{formatPrice(order.totalCents, order.currency)}</td>
           </tr>
         </tfoot>
       </table>
