@@ -5,10 +5,12 @@ import { parseRefundAmount, refundInput, refundsOf } from './refund.ts';
 const ORDER = { totalCents: 1250, refundedCents: 300, currency: 'eur' };
 
 describe('parseRefundAmount', () => {
-  it('reads amounts with a point, a comma, a euro sign or no decimals', () => {
+  it('reads amounts with a point, a comma, a euro sign before or after, or no decimals', () => {
     expect(parseRefundAmount('3.50', ORDER)).toEqual({ ok: true, cents: 350 });
     expect(parseRefundAmount(' 3,5 ', ORDER)).toEqual({ ok: true, cents: 350 });
     expect(parseRefundAmount('€4', ORDER)).toEqual({ ok: true, cents: 400 });
+    // As a German browser writes it (`formatPrice`): a comma, a no-break space, then the sign.
+    expect(parseRefundAmount('4,50\u00a0€', ORDER)).toEqual({ ok: true, cents: 450 });
     expect(parseRefundAmount('9.50', ORDER)).toEqual({ ok: true, cents: 950 });
     expect(parseRefundAmount('0.01', ORDER)).toEqual({ ok: true, cents: 1 });
   });

@@ -15,7 +15,7 @@ export function parseRefundAmount(
   text: string,
   order: Pick<Order, 'totalCents' | 'refundedCents' | 'currency'>,
 ): RefundAmount {
-  const trimmed = text.trim().replace(/^€\s*/, '');
+  const trimmed = text.trim().replace(/^€\s*|\s*€$/gu, '');
   if (trimmed === '') return { ok: false, message: 'Enter an amount to refund.' };
   if (/^-\s*\d/.test(trimmed) || /^0+(?:[.,]0{0,2})?$/.test(trimmed))
     return { ok: false, message: `Refund more than ${formatPrice(0, order.currency)}.` };
