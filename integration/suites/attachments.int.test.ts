@@ -21,7 +21,7 @@ import {
   type Person,
 } from '../support/desk.ts';
 import { closeAll, listen, realtimeFor } from '../support/realtime.ts';
-import { CHUNK, chunkOf, patternBytes, postFile } from '../support/storage.ts';
+import { CHUNK, chunkOf, patternBytes, postFile, uploadAs } from '../support/storage.ts';
 
 installBrowserGlobals();
 
@@ -34,19 +34,13 @@ function pdfBytes(size: number, seed = 1): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-/** Uploads a file to the attachments bucket with the person's browser SDK. */
-function upload(
+/** Uploads a file to the attachments bucket (or `bucketId`) with the person's browser SDK. */
+const upload = (
   person: Person,
   name: string,
   bytes: Uint8Array<ArrayBuffer>,
   bucketId: string = BUCKETS.attachments,
-) {
-  return new WebStorage(person.client).createFile({
-    bucketId,
-    fileId: ID.unique(),
-    file: new File([bytes], name),
-  });
-}
+) => uploadAs(person, bucketId, name, bytes);
 
 type Answer = FunctionAnswer<{
   attachment: Record<string, unknown> & { $id: string };

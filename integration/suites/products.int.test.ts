@@ -19,6 +19,7 @@ import {
   type FunctionAnswer,
   type Person,
 } from '../support/desk.ts';
+import { ONE_PIXEL_PNG as PNG } from '../support/storage.ts';
 
 installBrowserGlobals();
 
@@ -35,14 +36,6 @@ function product(person: Person, body: Record<string, unknown>): Promise<Product
 }
 
 const latte = { name: 'Latte', description: 'Milk', priceCents: 380, currency: 'eur' };
-
-/** A 1×1 PNG. */
-const PNG = Uint8Array.from(
-  Buffer.from(
-    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-    'base64',
-  ),
-);
 
 function uploadImage(
   person: Person,

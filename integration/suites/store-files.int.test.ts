@@ -1,12 +1,11 @@
 import { Functions as WebFunctions, ID } from 'appwrite';
-import { Storage } from 'node-appwrite';
 import { describe, expect, it } from 'vitest';
 import { BUCKETS, FUNCTIONS } from '../../domain/ids.ts';
 import { createAppwriteFiles, UploadCanceled, type FilesTransport } from '../../store/index.ts';
 import { installBrowserGlobals, sleep } from '../support/browser.ts';
-import { beforeAllOnTarget, serverClient } from '../support/clients.ts';
+import { beforeAllOnTarget } from '../support/clients.ts';
 import { createTestOrder, deskPerson, readTestOrder, type Person } from '../support/desk.ts';
-import { patternBytes } from '../support/storage.ts';
+import { fileExists, patternBytes } from '../support/storage.ts';
 
 installBrowserGlobals();
 
@@ -18,14 +17,7 @@ function pdf(size: number, seed: number): File {
   return new File([bytes], `scan-${seed}.pdf`);
 }
 
-async function exists(fileId: string): Promise<boolean> {
-  try {
-    await new Storage(serverClient()).getFile({ bucketId: BUCKETS.attachments, fileId });
-    return true;
-  } catch {
-    return false;
-  }
-}
+const exists = (fileId: string) => fileExists(BUCKETS.attachments, fileId);
 
 describe('the store’s files transport on the Appwrite SDK (uploads, cancel, attach)', () => {
   let ana: Person;

@@ -1,4 +1,4 @@
-import { ID, Storage as WebStorage } from 'appwrite';
+import { ID } from 'appwrite';
 import { Databases, Functions, Storage, type Models } from 'node-appwrite';
 import { InputFile } from 'node-appwrite/file';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { sweepUploads } from '../../functions/sweep-uploads/src/main.ts';
 import { installBrowserGlobals } from '../support/browser.ts';
 import { beforeAllOnTarget, serverClient } from '../support/clients.ts';
 import { callFunction, createTestOrder, deskPerson, type Person } from '../support/desk.ts';
+import { fileExists as exists, ONE_PIXEL_PNG as PNG, uploadAs } from '../support/storage.ts';
 
 installBrowserGlobals();
 
@@ -19,31 +20,7 @@ const admin = serverClient();
 const storage = new Storage(admin);
 const databases = new Databases(admin);
 
-/** A 1×1 PNG. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 const PDF = new TextEncoder().encode('%PDF-1.4\nreceipt\n');
-
-/** Uploads a file as the person (the desk's own way: their session, the browser SDK). */
-function upload(person: Person, bucketId: string, name: string, bytes: Uint8Array) {
-  return new WebStorage(person.client).createFile({
-    bucketId,
-    fileId: ID.unique(),
-    file: new File([new Uint8Array(bytes)], name),
-  });
-}
-
-async function exists(bucketId: string, fileId: string): Promise<boolean> {
-  return storage.getFile({ bucketId, fileId }).then(
-    () => true,
-    (error: { code?: number }) => {
-      if (error.code === 404) return false;
-      throw error;
-    },
-  );
-}
 
 /** A sweep of only `files`, as if it ran `msLater` from now. */
 function sweepOf(files: Iterable<Models.File | string>, msLater: number) {
@@ -71,16 +48,16 @@ describe('sweep-uploads (uploads no record names)', () => {
 
   it('deletes the uploads no record names once untouched for an hour, and keeps every named one', async () => {
     const order = await createTestOrder();
-    const attached = await upload(ana, BUCKETS.attachments, 'Receipt.pdf', PDF);
+    const attached = await uploadAs(ana, BUCKETS.attachments, 'Receipt.pdf', PDF);
     const attach = await callFunction(ana.client, FUNCTIONS.attachmentAction, {
       action: 'attach',
       orderId: order.$id,
       fileId: attached.$id,
     });
     expect(attach.status).toBe(200);
-    const abandoned = await upload(ana, BUCKETS.attachments, 'Abandoned.pdf', PDF);
+    const abandoned = await uploadAs(ana, BUCKETS.attachments, 'Abandoned.pdf', PDF);
     // A removed attachment whose file the function could not delete: its record no longer counts.
-    const leftOver = await upload(ana, BUCKETS.attachments, 'Removed.pdf', PDF);
+    const leftOver = await uploadAs(ana, BUCKETS.attachments, 'Removed.pdf', PDF);
     await databases.createDocument({
       databaseId: DATABASE_ID,
       collectionId: COLLECTIONS.attachments,
@@ -102,8 +79,8 @@ describe('sweep-uploads (uploads no record names)', () => {
       product: { name: 'Sweep latte', description: '', priceCents: 380, currency: 'eur' },
     });
     expect(created.status).toBe(200);
-    const image = await upload(mia, BUCKETS.productImages, 'latte.png', PNG);
-    const replaced = await upload(mia, BUCKETS.productImages, 'old-latte.png', PNG);
+    const image = await uploadAs(mia, BUCKETS.productImages, 'latte.png', PNG);
+    const replaced = await uploadAs(mia, BUCKETS.productImages, 'old-latte.png', PNG);
     const set = await callFunction(mia.client, FUNCTIONS.productAction, {
       action: 'update',
       productId,
@@ -161,7 +138,7 @@ describe('sweep-uploads (uploads no record names)', () => {
   }, 120_000);
 
   it('runs as deployed on the real clock: a fresh upload no record names is kept', async () => {
-    const fresh = await upload(ana, BUCKETS.attachments, 'Fresh.pdf', PDF);
+    const fresh = await uploadAs(ana, BUCKETS.attachments, 'Fresh.pdf', PDF);
     const execution = await new Functions(admin).createExecution({
       functionId: FUNCTIONS.sweepUploads,
     });

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
+import { ID, Storage as WebStorage } from 'appwrite';
+import { Storage } from 'node-appwrite';
 import type { BackendConnection } from '../targets/types.ts';
-import { backend } from './clients.ts';
+import { backend, serverClient } from './clients.ts';
+import type { Person } from './desk.ts';
 
 /** Appwrite's upload chunk size (the SDKs' `CHUNK_SIZE`). */
 export const CHUNK = 5 * 1024 * 1024;
@@ -16,6 +19,39 @@ export function patternBytes(size: number, seed = 1): Buffer<ArrayBuffer> {
     bytes.writeUInt32LE(state >>> 0, Math.min(i, size - 4));
   }
   return bytes;
+}
+
+/** A 1×1 PNG. */
+export const ONE_PIXEL_PNG = Uint8Array.from(
+  Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+);
+
+/** Uploads `bytes` as a file named `name` with the person's browser SDK (as the desk does). */
+export function uploadAs(
+  person: Person,
+  bucketId: string,
+  name: string,
+  bytes: Uint8Array<ArrayBuffer>,
+) {
+  return new WebStorage(person.client).createFile({
+    bucketId,
+    fileId: ID.unique(),
+    file: new File([bytes], name),
+  });
+}
+
+/** Whether the bucket holds the file (read with the API key; another error is thrown). */
+export async function fileExists(bucketId: string, fileId: string): Promise<boolean> {
+  try {
+    await new Storage(serverClient()).getFile({ bucketId, fileId });
+    return true;
+  } catch (error) {
+    if ((error as { code?: number }).code === 404) return false;
+    throw error;
+  }
 }
 
 /** MD5 hex, as Appwrite's file `signature`. */

@@ -40,6 +40,24 @@ const SWEPT: readonly { bucketId: string; namedBy: NamedBy }[] = [
   { bucketId: BUCKETS.productImages, namedBy: productsNaming },
 ];
 
+/** Deletes `fileIds` (one already gone is fine): how many of them this call deleted. */
+async function deleteFiles(
+  storage: Storage,
+  bucketId: string,
+  fileIds: readonly string[],
+): Promise<number> {
+  let deleted = 0;
+  for (const fileId of fileIds) {
+    try {
+      await storage.deleteFile({ bucketId, fileId });
+      deleted += 1;
+    } catch (error) {
+      if (!isAppwriteError(error, 404)) throw error;
+    }
+  }
+  return deleted;
+}
+
 /** How a sweep runs: its clock, and which files it may look at (all of them in production). */
 export interface SweepOptions {
   now: number;
@@ -75,22 +93,16 @@ export async function sweepUploads(client: Client, options: SweepOptions): Promi
       }
       const inScope = options.scope ? files.filter(options.scope) : files;
       run.checked += inScope.length;
-      const gone = new Set<string>();
-      if (inScope.length > 0) {
-        const named = await namedBy(
-          databases,
-          inScope.map((file) => file.$id),
-        );
-        for (const fileId of orphansOf(inScope, named, options.now)) {
-          try {
-            await storage.deleteFile({ bucketId, fileId });
-            run.deleted += 1;
-          } catch (error) {
-            if (!isAppwriteError(error, 404)) throw error;
-          }
-          gone.add(fileId);
-        }
-      }
+      const named =
+        inScope.length > 0
+          ? await namedBy(
+              databases,
+              inScope.map((file) => file.$id),
+            )
+          : new Set<string>();
+      const orphans = orphansOf(inScope, named, options.now);
+      run.deleted += await deleteFiles(storage, bucketId, orphans);
+      const gone = new Set(orphans);
       if (files.length < PAGE) break;
       // Read on after the page's last file still there (none: the next files moved up).
       cursor = files.findLast((file) => !gone.has(file.$id))?.$id ?? cursor;
