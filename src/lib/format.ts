@@ -67,7 +67,7 @@ export function formatClock(ms: number, locale?: string): string {
 }
 
 /** The locale Intl picks by default: the browser's (`navigator.language`). */
-const DEFAULT_LOCALE = new Intl.NumberFormat().resolvedOptions().locale;
+export const DEFAULT_LOCALE = new Intl.NumberFormat().resolvedOptions().locale;
 
 /**
  * Money as the browser's locale writes it, like the dates: `€12.50` (en-US), `12,50 €` (de-DE).
