@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ATTACH_WITHIN_MS,
+  ORPHAN_AFTER_MS,
+  uploadTooOld,
   ATTACHMENT_RULE,
   PRODUCT_IMAGE_RULE,
   checkFile,
@@ -91,5 +94,21 @@ describe('hasImagePreview and formatBytes', () => {
     expect(formatBytes(1.5 * MB)).toBe('1.5 MB');
     expect(formatBytes(12.4 * MB)).toBe('12 MB');
     expect(formatBytes(48 * MB)).toBe('48 MB');
+  });
+});
+
+describe('uploadTooOld', () => {
+  const NOW = Date.UTC(2026, 11, 1, 12, 0, 0);
+  const at = (msAgo: number) => new Date(NOW - msAgo).toISOString();
+
+  it('lets an upload be attached for 50 minutes after its last write, not after', () => {
+    expect(uploadTooOld(at(0), NOW)).toBe(false);
+    expect(uploadTooOld(at(ATTACH_WITHIN_MS), NOW)).toBe(false);
+    expect(uploadTooOld(at(ATTACH_WITHIN_MS + 1), NOW)).toBe(true);
+  });
+
+  it('stops attaching ten minutes before the sweep may delete an unattached file', () => {
+    expect(ATTACH_WITHIN_MS).toBe(50 * 60_000);
+    expect(ORPHAN_AFTER_MS - ATTACH_WITHIN_MS).toBe(10 * 60_000);
   });
 });

@@ -40,6 +40,22 @@ export const EXPORT_FILE_RULE: FileRule = {
   message: 'Exports are CSV files up to 100 MB.',
 };
 
+/**
+ * How long after its last write (`$updatedAt`) an upload may still be attached to an order or
+ * made a product's image: 50 minutes. The hourly sweep (`sweep-uploads`) deletes files no record
+ * names once {@link ORPHAN_AFTER_MS} passed, ten minutes later, so a file it is deleting can no
+ * longer be attached in the same instant.
+ */
+export const ATTACH_WITHIN_MS = 50 * 60_000;
+
+/** When a file no record names is an orphan the sweep deletes: an hour after its last write. */
+export const ORPHAN_AFTER_MS = ATTACH_WITHIN_MS + 10 * 60_000;
+
+/** Whether an upload last written at `updatedAt` (ISO) is too old to attach at `now`. */
+export function uploadTooOld(updatedAt: string, now: number): boolean {
+  return now - Date.parse(updatedAt) > ATTACH_WITHIN_MS;
+}
+
 /** The lower-cased last extension of a file name (`Receipt.PDF` → `pdf`), or ''. */
 export function extensionOf(name: string): string {
   const base = name.slice(name.lastIndexOf('/') + 1);

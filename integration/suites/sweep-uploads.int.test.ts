@@ -3,7 +3,8 @@ import { Databases, Functions, Storage, type Models } from 'node-appwrite';
 import { InputFile } from 'node-appwrite/file';
 import { describe, expect, it } from 'vitest';
 import { BUCKETS, COLLECTIONS, DATABASE_ID, FUNCTIONS } from '../../domain/ids.ts';
-import { ORPHAN_AFTER_MS } from '../../functions/sweep-uploads/src/orphans.ts';
+import { ATTACH_WITHIN_MS, ATTACHMENT_RULE, ORPHAN_AFTER_MS } from '../../domain/files.ts';
+import { readCheckedUpload } from '../../functions/_shared/uploads.ts';
 import { sweepUploads } from '../../functions/sweep-uploads/src/main.ts';
 import { installBrowserGlobals } from '../support/browser.ts';
 import { beforeAllOnTarget, serverClient } from '../support/clients.ts';
@@ -136,6 +137,51 @@ describe('sweep-uploads (uploads no record names)', () => {
     for (const [i, file] of files.entries())
       expect(await exists(BUCKETS.attachments, file.$id), file.name).toBe(i % 5 === 0);
   }, 120_000);
+
+  it('leaves the sweep no file being attached: an upload is attached within 50 minutes, or refused', async () => {
+    const upload = await uploadAs(ana, BUCKETS.attachments, 'Late.pdf', PDF);
+    const check = {
+      bucketId: BUCKETS.attachments,
+      fileId: upload.$id,
+      rule: ATTACHMENT_RULE,
+      field: 'fileId',
+      missing: 'missing',
+      tooOld: 'too old',
+    };
+    const written = Date.parse(upload.$updatedAt);
+    expect((await readCheckedUpload(admin, check, written + ATTACH_WITHIN_MS)).$id).toBe(
+      upload.$id,
+    );
+    const refusal = await readCheckedUpload(admin, check, written + ATTACH_WITHIN_MS + 1).catch(
+      (error: unknown) => error,
+    );
+    expect(refusal).toMatchObject({ code: 'VALIDATION', message: 'too old' });
+    // The sweep would not delete it yet then, and deletes it only once attaching is refused.
+    expect(await sweepOf([upload], ATTACH_WITHIN_MS + 60_000)).toMatchObject({ deleted: 0 });
+
+    // A product keeps its image however old: an edit that names the same image does not read it.
+    const productId = ID.unique();
+    const image = await uploadAs(mia, BUCKETS.productImages, 'mocha.png', PNG);
+    const created = await callFunction(mia.client, FUNCTIONS.productAction, {
+      action: 'create',
+      productId,
+      product: { name: 'Sweep mocha', priceCents: 420, currency: 'eur', imageFileId: image.$id },
+    });
+    expect(created.status).toBe(200);
+    await storage.deleteFile({ bucketId: BUCKETS.productImages, fileId: image.$id });
+    const renamed = await callFunction(mia.client, FUNCTIONS.productAction, {
+      action: 'update',
+      productId,
+      changes: { name: 'Sweep mocha (large)', imageFileId: image.$id },
+    });
+    expect(renamed.status).toBe(200);
+    const other = await callFunction(mia.client, FUNCTIONS.productAction, {
+      action: 'update',
+      productId,
+      changes: { imageFileId: ID.unique() },
+    });
+    expect(other.status).toBe(400);
+  }, 60_000);
 
   it('runs as deployed on the real clock: a fresh upload no record names is kept', async () => {
     const fresh = await uploadAs(ana, BUCKETS.attachments, 'Fresh.pdf', PDF);

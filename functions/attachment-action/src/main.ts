@@ -79,6 +79,7 @@ function readUpload(client: Client, fileId: string): Promise<Models.File> {
     rule: ATTACHMENT_RULE,
     field: 'fileId',
     missing: 'This upload is not in the attachments. Upload it again.',
+    tooOld: 'This upload is more than 50 minutes old. Upload it again.',
   });
 }
 

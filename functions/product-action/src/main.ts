@@ -185,6 +185,7 @@ async function checkImage(client: Client, fileId: string | null | undefined): Pr
     rule: PRODUCT_IMAGE_RULE,
     field: 'imageFileId',
     missing: 'This image is not uploaded. Upload it again.',
+    tooOld: 'This image was uploaded more than 50 minutes ago. Upload it again.',
   });
 }
 
@@ -203,10 +204,11 @@ async function apply(client: Client, request: ProductRequest): Promise<ProductDo
       throw new AppError('VALIDATION', 'This product id is taken.', { field: 'productId' });
     }
   }
-  if (!(await readProduct(client, request.productId)))
-    throw new AppError('NOT_FOUND', 'This product does not exist.');
+  const current = await readProduct(client, request.productId);
+  if (!current) throw new AppError('NOT_FOUND', 'This product does not exist.');
   const data = request.action === 'archive' ? { active: false } : request.changes;
-  if ('imageFileId' in data) await checkImage(client, data.imageFileId);
+  if ('imageFileId' in data && data.imageFileId !== current.imageFileId)
+    await checkImage(client, data.imageFileId);
   return (await databases.updateDocument({
     ...PRODUCTS,
     documentId: request.productId,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeSweep, ORPHAN_AFTER_MS, orphansOf } from './orphans.ts';
+import { ORPHAN_AFTER_MS } from '../../../domain/files.ts';
+import { describeSweep, orphansOf } from './orphans.ts';
 
 const NOW = Date.UTC(2026, 11, 1, 12, 0, 0);
 const at = (msAgo: number) => new Date(NOW - msAgo).toISOString();

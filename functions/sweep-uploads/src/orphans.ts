@@ -1,5 +1,4 @@
-/** Files no record names are deleted once nothing has touched them for this long (1 hour). */
-export const ORPHAN_AFTER_MS = 60 * 60_000;
+import { ORPHAN_AFTER_MS } from '../../../domain/files.ts';
 
 /** A stored file as the sweep reads it. */
 export interface StoredFile {
@@ -12,7 +11,8 @@ export interface StoredFile {
  * The ids of the files of `files` that are orphans at `now`: no record names them (`named`) and
  * nothing has touched them for {@link ORPHAN_AFTER_MS} — an upload refused at attach whose tab
  * closed before the client deleted it, an upload never attached, a replaced product image the
- * client could not delete. A younger file may still be on its way to its record.
+ * client could not delete. A younger file may still be on its way to its record (an upload is
+ * attached within `ATTACH_WITHIN_MS`, ten minutes less, or refused).
  */
 export function orphansOf(
   files: readonly StoredFile[],
