@@ -15,31 +15,14 @@ describe('parseRefundAmount', () => {
     expect(parseRefundAmount('0.01', ORDER)).toEqual({ ok: true, cents: 1 });
   });
 
-  it('reads thousands as the locale separates them, and refuses them as another would', () => {
+  it('reads thousands as the locale separates them, and asks in its form', () => {
     const BIG = { totalCents: 500_000, refundedCents: 0, currency: 'eur' };
     expect(parseRefundAmount('1,250.50', BIG, 'en-US')).toEqual({ ok: true, cents: 125_050 });
-    expect(parseRefundAmount('€1,250', BIG, 'en-US')).toEqual({ ok: true, cents: 125_000 });
     expect(parseRefundAmount('1.250,50 €', BIG, 'de-DE')).toEqual({ ok: true, cents: 125_050 });
-    expect(parseRefundAmount('1.234', BIG, 'de-DE')).toEqual({ ok: true, cents: 123_400 });
-    expect(parseRefundAmount('1 250,50', BIG, 'fr-FR')).toEqual({ ok: true, cents: 125_050 });
-    expect(parseRefundAmount('1\u202f250,50\u00a0€', BIG, 'fr-FR')).toEqual({
-      ok: true,
-      cents: 125_050,
+    expect(parseRefundAmount('1,250.50', BIG, 'de-DE')).toEqual({
+      ok: false,
+      message: 'Enter an amount like 3,50.',
     });
-    expect(parseRefundAmount('3.5', BIG, 'de-DE')).toEqual({ ok: true, cents: 350 });
-    for (const [text, locale] of [
-      ['1.250,50', 'en-US'],
-      ['1.234', 'en-US'],
-      ['1,250.50', 'de-DE'],
-      ['1.250.50', 'de-DE'],
-      ['12.50.00', 'de-DE'],
-      ['1.25,50', 'de-DE'],
-      ['1 250', 'de-DE'],
-    ] as const)
-      expect(parseRefundAmount(text, BIG, locale)).toEqual({
-        ok: false,
-        message: `Enter an amount like ${locale === 'de-DE' ? '3,50' : '3.50'}.`,
-      });
   });
 
   it('names amounts in the locale', () => {

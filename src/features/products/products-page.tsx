@@ -15,7 +15,7 @@ import {
   useProducts,
   useRunningWrites,
 } from '../../../store/index.ts';
-import { centsToInput, parsePriceInput } from './price.ts';
+import { amountInput, parseAmountInput } from '../../lib/amount-input.ts';
 import { ProductImage } from './product-image.tsx';
 import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
 import { useFocusWithin } from '../../lib/use-focus-within.ts';
@@ -38,9 +38,11 @@ function validate(draft: Draft): {
   if (name) errors.name = name.message;
   const description = validateDescription(draft.description);
   if (description) errors.description = description.message;
-  const cents = parsePriceInput(draft.price);
+  const cents = parseAmountInput(draft.price);
   const price =
-    cents === null ? { message: 'Enter a price like 3.80.' } : validatePriceCents(cents);
+    cents === null
+      ? { message: `Enter a price like ${amountInput(380)}.` }
+      : validatePriceCents(cents);
   if (price) errors.price = price.message;
   return { errors, cents };
 }
@@ -118,7 +120,7 @@ export function ProductsPage() {
                         initial={{
                           name: product.name,
                           description: product.description,
-                          price: centsToInput(product.priceCents),
+                          price: amountInput(product.priceCents),
                         }}
                         busy={busy(product.id)}
                         onSave={(draft, cents) => save(product.id, draft, cents)}
@@ -264,7 +266,7 @@ function ProductForm({
         <TextField
           label="Price"
           inputMode="decimal"
-          placeholder="3.80"
+          placeholder={amountInput(380)}
           value={draft.price}
           onChange={set('price')}
           error={errors.price}
