@@ -4,48 +4,18 @@ import { TextField } from '../../components/field.tsx';
 import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states.tsx';
 import type { Product } from '../../../domain/entities.ts';
 import {
-  validateDescription,
-  validateName,
-  validatePriceCents,
-} from '../../../domain/validation.ts';
-import {
   useDeskActions,
   useLatestFailure,
   useLoadState,
   useProducts,
   useRunningWrites,
 } from '../../../store/index.ts';
-import { amountInput, parseAmountInput } from '../../lib/amount-input.ts';
+import { amountInput } from '../../lib/amount-input.ts';
+import { EMPTY_DRAFT, validateDraft, type Draft } from './product-draft.ts';
 import { ProductImage } from './product-image.tsx';
 import { focusFirstInvalid } from '../../lib/focus-invalid.ts';
 import { useFocusWithin } from '../../lib/use-focus-within.ts';
 import { formatPrice } from '../../lib/format.ts';
-
-interface Draft {
-  name: string;
-  description: string;
-  price: string;
-}
-
-const EMPTY: Draft = { name: '', description: '', price: '' };
-
-function validate(draft: Draft): {
-  errors: Partial<Record<keyof Draft, string>>;
-  cents: number | null;
-} {
-  const errors: Partial<Record<keyof Draft, string>> = {};
-  const name = validateName(draft.name);
-  if (name) errors.name = name.message;
-  const description = validateDescription(draft.description);
-  if (description) errors.description = description.message;
-  const cents = parseAmountInput(draft.price);
-  const price =
-    cents === null
-      ? { message: `Enter a price like ${amountInput(380)}.` }
-      : validatePriceCents(cents);
-  if (price) errors.price = price.message;
-  return { errors, cents };
-}
 
 /** `/products` (manager+): the catalog — create, edit, deactivate; product images. */
 export function ProductsPage() {
@@ -209,7 +179,7 @@ function RowActions({
 
 function ProductForm({
   title,
-  initial = EMPTY,
+  initial = EMPTY_DRAFT,
   busy,
   onSave,
   onCancel,
@@ -230,12 +200,12 @@ function ProductForm({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setAdded(null);
-    const result = validate(draft);
+    const result = validateDraft(draft);
     setErrors(result.errors);
     if (Object.keys(result.errors).length || result.cents === null)
       return focusFirstInvalid(event.currentTarget as HTMLFormElement);
     if (!(await onSave(draft, result.cents)) || onCancel) return;
-    setDraft(EMPTY);
+    setDraft(EMPTY_DRAFT);
     setAdded(`${draft.name.trim()} is in the catalog.`);
   };
   return (
