@@ -13,7 +13,7 @@ export interface UploadCheck {
   field: string;
   /** The message for a file that is not in the bucket. */
   missing: string;
-  /** The message for a file written longer ago than `ATTACH_WITHIN_MS` (the sweep's soon). */
+  /** The message for a file last written over `ATTACH_WITHIN_MS` ago (the sweep may delete it soon). */
   tooOld: string;
 }
 
