@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../domain/errors.ts';
-import { RATE_LIMIT_ATTEMPTS, rateLimitDelay, retryRateLimited } from './rate-limit.ts';
+import {
+  RATE_LIMIT_ATTEMPTS,
+  rateLimitDelay,
+  rateLimitMessage,
+  retryRateLimited,
+} from './rate-limit.ts';
 
 const noJitter = () => 0;
 
@@ -22,6 +27,14 @@ describe('rateLimitDelay', () => {
 
   it('adds up to a quarter of jitter', () => {
     expect(rateLimitDelay(1, {}, 0, () => 0.999)).toBe(1250);
+  });
+});
+
+describe('rateLimitMessage', () => {
+  it('names the wait in whole seconds, at least one', () => {
+    expect(rateLimitMessage(250)).toBe('Too many requests — retrying in 1s.');
+    expect(rateLimitMessage(2_400)).toBe('Too many requests — retrying in 2s.');
+    expect(rateLimitMessage(16_000)).toBe('Too many requests — retrying in 16s.');
   });
 });
 
@@ -49,7 +62,10 @@ describe('retryRateLimited', () => {
     expect(answer).toBe('done');
     expect(calls).toBe(3);
     expect(waits.every((ms) => ms >= 2000 && ms <= 2500)).toBe(true);
-    expect(shown).toEqual([limited.message, limited.message]);
+    expect(shown).toEqual([
+      'Too many requests — retrying in 2s.',
+      'Too many requests — retrying in 2s.',
+    ]);
   });
 
   it('does not retry other refusals, and keeps the last 429', async () => {

@@ -1,4 +1,4 @@
-import type { AppError } from '../../domain/errors.ts';
+import { AppError } from '../../domain/errors.ts';
 
 /**
  * When to send a write again that the backend refused with 429 (`RATE_LIMITED`): at the time the
@@ -38,6 +38,11 @@ export function rateLimitDelay(
   return Math.round(wait * (1 + random() / 4));
 }
 
+/** The product's `RATE_LIMITED` message for a wait of `waitMs`: `Too many requests — retrying in 2s.` */
+export function rateLimitMessage(waitMs: number): string {
+  return `Too many requests — retrying in ${Math.max(1, Math.round(waitMs / 1000))}s.`;
+}
+
 /** The hint an `AppError`'s details carry (set where the response's headers were seen). */
 export function hintOf(error: AppError): RateLimitHint {
   const details = error.details ?? {};
@@ -51,9 +56,10 @@ export function hintOf(error: AppError): RateLimitHint {
 }
 
 /**
- * Runs `send`, and after each `RATE_LIMITED` refusal tells `onLimited` (the desk shows the
- * product's message meanwhile), waits as {@link rateLimitDelay} says and sends it again. Any other
- * outcome, or the last refusal, is the answer.
+ * Runs `send`, and after each `RATE_LIMITED` refusal tells `onLimited` the refusal with the wait
+ * in its message ({@link rateLimitMessage}; the desk shows it meanwhile), waits as
+ * {@link rateLimitDelay} says and sends it again. Any other outcome, or the last refusal, is the
+ * answer.
  */
 export async function retryRateLimited<T>(
   send: () => Promise<T>,
@@ -69,7 +75,7 @@ export async function retryRateLimited<T>(
       if (error.code !== 'RATE_LIMITED') throw error;
       const wait = rateLimitDelay(attempt, hintOf(error), Date.now());
       if (wait === null) throw error;
-      onLimited(error, wait);
+      onLimited(new AppError('RATE_LIMITED', rateLimitMessage(wait), error.details), wait);
       await sleep(wait);
     }
   }

@@ -108,7 +108,7 @@ describe('rate limits', () => {
     const sending = h.store.getState().addNote('o1', 'After the limit');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(h.store.getState().failures['notes:o1']).toMatchObject({
-      error: { code: 'RATE_LIMITED', message: 'Too many requests — retrying in a few seconds.' },
+      error: { code: 'RATE_LIMITED', message: 'Too many requests — retrying in 1s.' },
     });
     expect(await sending).toEqual({ ok: true });
     const state = h.store.getState();
