@@ -69,15 +69,3 @@ export function parseAmountInput(text: string, locale = DEFAULT_LOCALE): number 
 export function amountInput(cents: number, locale = DEFAULT_LOCALE): string {
   return (cents / 100).toFixed(2).replace('.', separatorsOf(locale).decimal);
 }
-
-const amountFormats = new Map<string, Intl.NumberFormat>();
-
-/** Cents as the locale writes an amount in a message: `10,000.00` (en-US), `10.000,00` (de-DE). */
-export function formatAmount(cents: number, locale = DEFAULT_LOCALE): string {
-  let format = amountFormats.get(locale);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    amountFormats.set(locale, format);
-  }
-  return format.format(cents / 100);
-}

@@ -4,6 +4,7 @@ import {
   shortName,
   formatAge,
   formatClock,
+  formatAmount,
   formatCount,
   formatPrice,
   formatDateTime,
@@ -89,5 +90,13 @@ describe('money and counts follow the locale too', () => {
     const locale = new Intl.NumberFormat().resolvedOptions().locale;
     expect(formatPrice(1250, 'eur')).toBe(formatPrice(1250, 'eur', locale));
     expect(formatCount(1234)).toBe(formatCount(1234, locale));
+  });
+});
+
+describe('formatAmount', () => {
+  it('writes cents with the locale’s separators, thousands included', () => {
+    expect(formatAmount(1_000_000, 'en-US')).toBe('10,000.00');
+    expect(formatAmount(1_000_000, 'de-DE')).toBe('10.000,00');
+    expect(formatAmount(0, 'de-DE')).toBe('0,00');
   });
 });

@@ -77,16 +77,29 @@ export function formatPrice(cents: number, currency: string, locale = DEFAULT_LO
   return formatMoney(cents, currency, locale);
 }
 
-const counts = new Map<string, Intl.NumberFormat>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(locale: string, kind: 'count' | 'amount'): Intl.NumberFormat {
+  const key = `${locale}|${kind}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(
+      locale,
+      kind === 'amount' ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : {},
+    );
+    numberFormats.set(key, format);
+  }
+  return format;
+}
 
 /** A count as the browser's locale writes it: `1,234` (en-US), `1.234` (de-DE). */
 export function formatCount(n: number, locale = DEFAULT_LOCALE): string {
-  let format = counts.get(locale);
-  if (!format) {
-    format = new Intl.NumberFormat(locale);
-    counts.set(locale, format);
-  }
-  return format.format(n);
+  return numberFormat(locale, 'count').format(n);
+}
+
+/** Cents as the locale writes an amount in a message: `10,000.00` (en-US), `10.000,00` (de-DE). */
+export function formatAmount(cents: number, locale = DEFAULT_LOCALE): string {
+  return numberFormat(locale, 'amount').format(cents / 100);
 }
 
 /** Initials for an avatar from the words that start with a letter: `Ana Silva` → `AS`, `Sim Kim (simulated)` → `SK`. */

@@ -4,8 +4,8 @@ import {
   validateName,
   validatePriceCents,
 } from '../../../domain/validation.ts';
-import { amountInput, formatAmount, parseAmountInput } from '../../lib/amount-input.ts';
-import { DEFAULT_LOCALE } from '../../lib/format.ts';
+import { amountInput, parseAmountInput } from '../../lib/amount-input.ts';
+import { DEFAULT_LOCALE, formatAmount } from '../../lib/format.ts';
 
 /** A product form's fields as typed. */
 export interface Draft {
