@@ -135,6 +135,45 @@ describe('the shop store', () => {
     ]);
   });
 
+  it('checks a cart asked for before the menu is read against the menu once read, not an empty one', async () => {
+    const transport = fakeTransport();
+    const storage = memory();
+    const { store: before } = await filled(transport, storage);
+    let readMenu: (() => void) | null = null;
+    transport.listProducts = () => new Promise((done) => (readMenu = () => done(transport.menu)));
+    const reloaded = createShopStore({ transport, storage });
+    expect(reloaded.getState().cart).toEqual(before.getState().cart);
+    const loading = reloaded.getState().loadCatalog();
+    const checkout = reloaded.getState().startCheckout();
+    expect(reloaded.getState().checkout.status).toBe('starting');
+    expect(transport.calls).toEqual([]);
+    readMenu!();
+    await Promise.all([loading, checkout]);
+    expect(reloaded.getState().fieldErrors).toEqual({});
+    expect(transport.calls).toEqual([
+      { orderId: 'order-1', items: [{ productId: 'latte', qty: 2, unitPriceCents: 400 }] },
+    ]);
+    expect(reloaded.getState().checkout.status).toBe('open');
+  });
+
+  it('reads the menu for a checkout when nobody has, and sends nothing when it cannot', async () => {
+    const transport = fakeTransport();
+    const storage = memory();
+    await filled(transport, storage);
+    transport.listProducts = async () => {
+      throw new AppError('OFFLINE', 'You appear to be offline.');
+    };
+    const reloaded = createShopStore({ transport, storage });
+    await reloaded.getState().startCheckout();
+    expect(reloaded.getState().catalog.status).toBe('error');
+    expect(reloaded.getState().checkout.status).toBe('idle');
+    expect(reloaded.getState().fieldErrors).toEqual({});
+    expect(transport.calls).toEqual([]);
+    transport.listProducts = async () => transport.menu;
+    await reloaded.getState().startCheckout();
+    expect(transport.calls).toHaveLength(1);
+  });
+
   it('makes a new order when the cart changed, and after a canceled one', async () => {
     const { store, transport } = await filled();
     await store.getState().startCheckout();

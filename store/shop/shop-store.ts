@@ -100,7 +100,18 @@ export function fieldMessages(error: AppError, lines: readonly CartLine[]): Reco
 /** Creates the shop's store: the catalog, the cart, the checkout, and a followed order. */
 export function createShopStore({ transport, storage }: ShopStoreOptions): ShopStore {
   const saved = loadShop(storage);
-  return createStore<ShopState>()((set, get) => {
+  return createStore<ShopState>()((set, get, store) => {
+    /** The catalog once read (or failed): reads it when nobody is reading it already. */
+    const catalogSettled = async () => {
+      if (get().catalog.status !== 'loading') return get().loadCatalog();
+      await new Promise<void>((settled) => {
+        const stop = store.subscribe((state) => {
+          if (state.catalog.status === 'loading') return;
+          stop();
+          settled();
+        });
+      });
+    };
     const persist = () => saveShop(storage, { cart: get().cart, pending: get().checkout.pending });
     const setPending = (pending: PendingCheckout | null, patch: Partial<ShopCheckout> = {}) => {
       set((s) => ({ checkout: { ...s.checkout, ...patch, pending } }));
@@ -179,8 +190,16 @@ export function createShopStore({ transport, storage }: ShopStoreOptions): ShopS
       },
 
       async startCheckout() {
+        if (get().checkout.status === 'starting') return;
+        if (get().catalog.status !== 'ready') {
+          // Asked before the menu is read (just after a reload): the cart is checked against
+          // the menu once it is, never against an empty one; the menu says when it cannot load.
+          set((s) => ({ checkout: { ...s.checkout, status: 'starting', error: null } }));
+          await catalogSettled();
+          set((s) => ({ checkout: { ...s.checkout, status: 'idle' } }));
+          if (get().catalog.status !== 'ready') return;
+        }
         const s = get();
-        if (s.checkout.status === 'starting') return;
         const { cart } = s;
         const request = {
           items: cart.lines.map((line) => {

@@ -147,6 +147,7 @@ function ProductCard({ product }: { product: Product }) {
 function Cart() {
   const cart = useShop((s) => s.cart);
   const products = useShop((s) => s.catalog.products);
+  const menuRead = useShop((s) => s.catalog.status === 'ready');
   const fieldErrors = useShop((s) => s.fieldErrors);
   const checkout = useShop((s) => s.checkout);
   const { setCustomer, startCheckout, setQty } = useShopActions();
@@ -185,7 +186,7 @@ function Cart() {
               <tr key={line.productId}>
                 <td className="qty">{line.qty}×</td>
                 <td>
-                  {line.product?.name ?? 'No longer on the menu'}
+                  {line.product?.name ?? (menuRead ? 'No longer on the menu' : 'Loading…')}
                   {line.problem && (
                     <span className="field__error cart__line-error" role="alert">
                       {line.problem}
