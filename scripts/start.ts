@@ -84,8 +84,8 @@ let traffic: { simulator: Simulator; running: Promise<unknown> } | null = null;
 let stopping = false;
 
 /**
- * Stops what `npm start` started — on Ctrl-C (SIGINT to the whole process group), SIGTERM, or a
- * failure: the backend closes its function runtimes and database; this process waits for it
+ * Stops what `npm start` started — on Ctrl-C (SIGINT to the terminal's process group, which the
+ * backend is not in), SIGTERM, SIGHUP (the terminal closed), or a failure: the backend closes its function runtimes and database; this process waits for it
  * (10 s at most) before it exits with `code`.
  */
 async function stopAll(code: number): Promise<void> {
@@ -105,6 +105,7 @@ async function stopAll(code: number): Promise<void> {
 async function main(): Promise<void> {
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
+  process.on('SIGHUP', () => void stopAll(0));
   // However this process ends, the backend is told to stop: Vite's dev server ends it on SIGTERM
   // itself (its own handler closes the server and exits), before stopAll has stopped anyone.
   process.on('exit', () => {
@@ -129,6 +130,9 @@ async function main(): Promise<void> {
           BACKEND_DATA_DIR: backendDataDir(),
         },
         stdio: 'inherit',
+        // Its own process group: a terminal's Ctrl-C reaches this process alone, which stops the
+        // demo traffic before the backend (a checkout or webhook cut off mid-way logged a 500).
+        detached: true,
       },
     );
     children.push(backend);

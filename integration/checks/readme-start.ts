@@ -114,6 +114,9 @@ function newcomerEnv(): NodeJS.ProcessEnv {
 }
 
 /** Runs `command` in `cwd` as the README says, in a process group of its own. */
+/** The lines each run has printed so far. */
+const printed = new WeakMap<ChildProcess, string[]>();
+
 function run(command: string, cwd: string, log: NodeJS.WritableStream): ChildProcess {
   const child = spawn('/bin/sh', ['-c', command], {
     cwd,
@@ -121,10 +124,16 @@ function run(command: string, cwd: string, log: NodeJS.WritableStream): ChildPro
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const lines: string[] = [];
+  printed.set(child, lines);
   for (const stream of [child.stdout!, child.stderr!])
     stream.on('data', (chunk: Buffer) => {
       log.write(chunk);
-      for (const line of chunk.toString().split('\n')) if (line) console.log(`  │ ${line}`);
+      for (const line of chunk.toString().split('\n'))
+        if (line) {
+          lines.push(line);
+          console.log(`  │ ${line}`);
+        }
     });
   return child;
 }
@@ -405,9 +414,17 @@ async function main(): Promise<void> {
     say(walked);
     const leftOf = (left: ProcessInfo[]) =>
       left.map((info) => `${info.pid} ${info.command.slice(0, 120)}`).join('; ');
+    const before = printed.get(child)!.length;
     const left = await stop(child, copy);
+    // The demo traffic stops before the backend: nothing cut off mid-way says it failed.
+    const complaints = printed
+      .get(child)!
+      .slice(before)
+      .filter((line) => /error|fail|\b5\d\d\b/i.test(line));
     child = null;
     if (left.length) throw new Error(`processes left after Ctrl-C (killed now): ${leftOf(left)}`);
+    if (complaints.length)
+      throw new Error(`Ctrl-C made npm start print: ${complaints.join(' / ')}`);
     say('Ctrl-C left no process behind; npm start again, to be stopped with SIGTERM');
     child = run('npm start', copy, log);
     await waitForLine(child, /Livedesk is running: /, START_TIMEOUT_MS);
