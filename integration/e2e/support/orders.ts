@@ -1,8 +1,6 @@
-import { Client, Databases, ID, Query, Users } from 'node-appwrite';
+import { AppwriteException, Client, Databases, ID, Query, Users } from 'node-appwrite';
 import { COLLECTIONS, DATABASE_ID } from '../../../domain/ids.ts';
 import type { BackendConnection } from '../../targets/types.ts';
-
-let next = 0;
 
 /** A node-appwrite client with the backend's API key. */
 export function adminClient(backend: BackendConnection): Client {
@@ -21,10 +19,27 @@ export async function userClient(backend: BackendConnection, userId: string): Pr
     .setSession(session.secret);
 }
 
-/** Creates a paid, unclaimed order with a number of its own (900000+), as the payment webhook would leave it. */
+/**
+ * Creates a paid, unclaimed order with a number of its own (900000–999999, above the backend's
+ * sequence), as the payment webhook would leave it. A number another test file took already
+ * (409 from the unique index) is drawn again.
+ */
 export async function createPaidOrder(backend: BackendConnection, customerName = 'Test Customer') {
-  next += 1;
-  const number = 900_000 + (Date.now() % 10_000) * 10 + next;
+  for (let attempt = 1; ; attempt++) {
+    const number = 900_000 + Math.floor(Math.random() * 100_000);
+    try {
+      return await createPaidOrderNumbered(backend, number, customerName);
+    } catch (error) {
+      if (!(error instanceof AppwriteException && error.code === 409) || attempt === 5) throw error;
+    }
+  }
+}
+
+async function createPaidOrderNumbered(
+  backend: BackendConnection,
+  number: number,
+  customerName: string,
+): Promise<{ id: string; number: number }> {
   const now = new Date().toISOString();
   const doc = await new Databases(adminClient(backend)).createDocument({
     databaseId: DATABASE_ID,
