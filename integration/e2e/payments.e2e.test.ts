@@ -148,14 +148,20 @@ describe('card payments: the shop, order tracking and refunds (browser)', () => 
     expect(await page.locator('script[src*="/stripe/stripe.js"]').count()).toBe(1);
     // Back to the cart and a reload: the same cart resumes the same order.
     await page.getByRole('button', { name: 'Back to the cart' }).click();
-    // The menu comes late after the reload: Check out waits for it, not checking an empty one.
+    // The menu held back after the reload: Check out waits for it (busy, and still named so),
+    // instead of checking the cart against an empty menu.
     const menu = '**/collections/products/documents?*';
+    let sendMenu!: () => void;
+    const menuSent = new Promise<void>((send) => (sendMenu = send));
     await page.route(menu, async (route) => {
-      await new Promise((resume) => setTimeout(resume, 1500));
+      await menuSent;
       await route.continue();
     });
     await page.reload();
-    await page.getByRole('button', { name: 'Check out' }).dblclick();
+    const checkOutButton = page.getByRole('button', { name: 'Check out' });
+    await checkOutButton.dblclick();
+    await checkOutButton.and(page.locator('[aria-busy="true"]')).waitFor();
+    sendMenu();
     await page.getByLabel('Card number').waitFor();
     await page.unroute(menu);
     expect(await page.getByTestId('checkout-error').count()).toBe(0);
