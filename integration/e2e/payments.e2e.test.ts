@@ -161,6 +161,9 @@ describe('card payments: the shop, order tracking and refunds (browser)', () => 
     const checkOutButton = page.getByRole('button', { name: 'Check out' });
     await checkOutButton.dblclick();
     await checkOutButton.and(page.locator('[aria-busy="true"]')).waitFor();
+    // Unpriced meanwhile: no "No longer on the menu", no total of €0.00.
+    expect(await page.getByRole('table', { name: 'Cart' }).innerText()).toContain('Loading…');
+    expect(await page.getByTestId('cart-total').innerText()).toBe('—');
     sendMenu();
     await page.getByLabel('Card number').waitFor();
     await page.unroute(menu);

@@ -29,11 +29,15 @@ export function useShop<T>(selector: (state: ShopState) => T): T {
   return useStore(useShopStoreApi(), selector);
 }
 
-/** The cart's item count and total at the menu's prices (the same object while neither changes). */
-export function useCartSummary(): CartSummary {
+/**
+ * The cart's item count and total at the menu's prices (the same object while nothing changes);
+ * `priced` is false until the menu is read (just after a reload: the total is not known yet).
+ */
+export function useCartSummary(): CartSummary & { priced: boolean } {
   const lines = useShop((s) => s.cart.lines);
   const products = useShop((s) => s.catalog.products);
-  return useMemo(() => summarizeCart(lines, products), [lines, products]);
+  const priced = useShop((s) => s.catalog.status === 'ready');
+  return useMemo(() => ({ ...summarizeCart(lines, products), priced }), [lines, products, priced]);
 }
 
 /** The shop's actions (stable). */

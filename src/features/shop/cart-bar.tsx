@@ -35,8 +35,8 @@ export function CartBar({ cart }: { cart: RefObject<HTMLElement | null> }) {
   return (
     <div className="cart-bar" role="region" aria-label="Your order at a glance">
       <span className="cart-bar__summary" data-testid="cart-bar-summary">
-        {summary.itemCount} {summary.itemCount === 1 ? 'item' : 'items'} ·{' '}
-        {formatPrice(summary.totalCents, summary.currency)}
+        {summary.itemCount} {summary.itemCount === 1 ? 'item' : 'items'}
+        {summary.priced && ` · ${formatPrice(summary.totalCents, summary.currency)}`}
       </span>
       <Button variant="primary" onClick={review}>
         {paying ? 'Pay' : 'Review order'}

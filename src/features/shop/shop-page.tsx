@@ -147,7 +147,6 @@ function ProductCard({ product }: { product: Product }) {
 function Cart() {
   const cart = useShop((s) => s.cart);
   const products = useShop((s) => s.catalog.products);
-  const menuRead = useShop((s) => s.catalog.status === 'ready');
   const fieldErrors = useShop((s) => s.fieldErrors);
   const checkout = useShop((s) => s.checkout);
   const { setCustomer, startCheckout, setQty } = useShopActions();
@@ -163,7 +162,7 @@ function Cart() {
       }),
     [cart.lines, products, fieldErrors],
   );
-  const { totalCents: total, currency } = useCartSummary();
+  const { totalCents: total, currency, priced } = useCartSummary();
 
   return (
     <form
@@ -186,7 +185,7 @@ function Cart() {
               <tr key={line.productId}>
                 <td className="qty">{line.qty}×</td>
                 <td>
-                  {line.product?.name ?? (menuRead ? 'No longer on the menu' : 'Loading…')}
+                  {line.product?.name ?? (priced ? 'No longer on the menu' : 'Loading…')}
                   {line.problem && (
                     <span className="field__error cart__line-error" role="alert">
                       {line.problem}
@@ -216,7 +215,7 @@ function Cart() {
             <tr>
               <td />
               <td>Total</td>
-              <td data-testid="cart-total">{formatPrice(total, currency)}</td>
+              <td data-testid="cart-total">{priced ? formatPrice(total, currency) : '—'}</td>
               <td />
             </tr>
           </tfoot>
