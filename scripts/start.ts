@@ -85,8 +85,9 @@ let stopping = false;
 
 /**
  * Stops what `npm start` started — on Ctrl-C (SIGINT to the terminal's process group, which the
- * backend is not in), SIGTERM, SIGHUP (the terminal closed), or a failure: the backend closes its function runtimes and database; this process waits for it
- * (10 s at most) before it exits with `code`.
+ * backend is not in), SIGTERM, SIGHUP (the terminal closed), or a failure: the demo traffic
+ * first, then the backend, which closes its function runtimes and database; this process waits
+ * for it (10 s at most) before it exits with `code`.
  */
 async function stopAll(code: number): Promise<void> {
   if (stopping) return;
