@@ -113,10 +113,10 @@ function newcomerEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs `command` in `cwd` as the README says, in a process group of its own. */
 /** The lines each run has printed so far. */
 const printed = new WeakMap<ChildProcess, string[]>();
 
+/** Runs `command` in `cwd` as the README says, in a process group of its own. */
 function run(command: string, cwd: string, log: NodeJS.WritableStream): ChildProcess {
   const child = spawn('/bin/sh', ['-c', command], {
     cwd,

@@ -100,18 +100,9 @@ export function fieldMessages(error: AppError, lines: readonly CartLine[]): Reco
 /** Creates the shop's store: the catalog, the cart, the checkout, and a followed order. */
 export function createShopStore({ transport, storage }: ShopStoreOptions): ShopStore {
   const saved = loadShop(storage);
-  return createStore<ShopState>()((set, get, store) => {
-    /** The catalog once read (or failed): reads it when nobody is reading it already. */
-    const catalogSettled = async () => {
-      if (get().catalog.status !== 'loading') return get().loadCatalog();
-      await new Promise<void>((settled) => {
-        const stop = store.subscribe((state) => {
-          if (state.catalog.status === 'loading') return;
-          stop();
-          settled();
-        });
-      });
-    };
+  return createStore<ShopState>()((set, get) => {
+    /** The catalog's latest read (settled once the catalog is `ready` or `error`). */
+    let catalogRead: Promise<void> = Promise.resolve();
     const persist = () => saveShop(storage, { cart: get().cart, pending: get().checkout.pending });
     const setPending = (pending: PendingCheckout | null, patch: Partial<ShopCheckout> = {}) => {
       set((s) => ({ checkout: { ...s.checkout, ...patch, pending } }));
@@ -125,14 +116,17 @@ export function createShopStore({ transport, storage }: ShopStoreOptions): ShopS
       checkout: { status: 'idle', pending: saved.pending, error: null, paidOrderId: null },
       tracked: { orderId: null, status: 'idle', order: null, error: null },
 
-      async loadCatalog() {
-        set((s) => ({ catalog: { ...s.catalog, status: 'loading', error: null } }));
-        try {
-          const products = await transport.listProducts();
-          set({ catalog: { status: 'ready', products, error: null } });
-        } catch (thrown) {
-          set((s) => ({ catalog: { ...s.catalog, status: 'error', error: toAppError(thrown) } }));
-        }
+      loadCatalog() {
+        catalogRead = (async () => {
+          set((s) => ({ catalog: { ...s.catalog, status: 'loading', error: null } }));
+          try {
+            const products = await transport.listProducts();
+            set({ catalog: { status: 'ready', products, error: null } });
+          } catch (thrown) {
+            set((s) => ({ catalog: { ...s.catalog, status: 'error', error: toAppError(thrown) } }));
+          }
+        })();
+        return catalogRead;
       },
 
       followCatalog() {
@@ -195,7 +189,7 @@ export function createShopStore({ transport, storage }: ShopStoreOptions): ShopS
           // Asked before the menu is read (just after a reload): the cart is checked against
           // the menu once it is, never against an empty one; the menu says when it cannot load.
           set((s) => ({ checkout: { ...s.checkout, status: 'starting', error: null } }));
-          await catalogSettled();
+          await (get().catalog.status === 'loading' ? catalogRead : get().loadCatalog());
           set((s) => ({ checkout: { ...s.checkout, status: 'idle' } }));
           if (get().catalog.status !== 'ready') return;
         }
