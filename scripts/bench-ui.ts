@@ -20,6 +20,8 @@ import { cpuModel, recordEntry } from './lib/bench-record.ts';
 import { snapshotWriteSummary } from './lib/snapshot-writes.ts';
 import { describeCpuAnchor, measureCpuAnchor } from './lib/cpu-anchor.ts';
 import { splitSteadyPhase, type SteadyWindow } from './lib/steady-windows.ts';
+import { busiestRenderer, sampleThread, scheduleBetween } from './lib/thread-schedule.ts';
+import type { ProcessInfo } from './lib/process-cpu.ts';
 import { percentile } from './lib/stats.ts';
 
 /**
@@ -700,6 +702,13 @@ async function main(): Promise<void> {
       b.recording = true;
     });
     const steadyStarted = Date.now();
+    // The page's main thread, read every few ms: in a long frame, how long it ran and how long
+    // it was ready but waited for a CPU.
+    const rendererPid = busiestRenderer(
+      (await cdp.send('SystemInfo.getProcessInfo')) as ProcessInfo,
+    );
+    const mainThreadSampler = rendererPid === null ? null : sampleThread(rendererPid, rendererPid);
+    const pageOrigin = await page.evaluate(() => performance.timeOrigin);
     // The desk watched under the traffic, then in use (the interactions) under the same traffic.
     if (interactions) await sleep(watch * 1000);
     const inUseFrom = interactions ? await page.evaluate(() => performance.now()) : Infinity;
@@ -726,6 +735,7 @@ async function main(): Promise<void> {
         `${samples.length} interactions driven in ${((Date.now() - steadyStarted) / 1000 - watch).toFixed(1)} s of traffic after ${watch} s watched${trafficEnded ? ' (THE TRAFFIC ENDED BEFORE THEM: a longer --duration is needed)' : ''}; load average ${loads()}`,
       );
     const trafficEndedFirst = trafficEnded;
+    const mainThreadSamples = mainThreadSampler?.stop() ?? [];
     const exitCode = await simulatorDone;
     const steadySeconds = (Date.now() - steadyStarted) / 1000;
     const scheduled = await scheduledRuns(api, steadyStarted, Date.now());
@@ -802,10 +812,44 @@ async function main(): Promise<void> {
     const receive = watched.receiveToPaint;
     const server = record.latency.map((l) => l.serverToPaint);
     const loafOver50 = record.loaf.filter((l) => l.duration > 50);
+    const mainThreadIn = (start: number, duration: number) => {
+      const span = scheduleBetween(
+        mainThreadSamples,
+        pageOrigin + start,
+        pageOrigin + start + duration,
+      );
+      return span
+        ? `ran ${span.runMs.toFixed(0)} ms, waited for a CPU ${span.waitMs.toFixed(0)} ms`
+        : 'not read';
+    };
     for (const l of loafOver50)
       log(
-        `long frame ${l.duration.toFixed(0)} ms (${l.start < inUseFrom ? 'watched' : 'in use'}): script ${l.script.toFixed(0)}, render ${l.render.toFixed(0)} (style+layout ${l.styleLayout.toFixed(0)}), blocking ${l.blocking.toFixed(0)} — ${l.scripts.join('; ') || 'no script attribution'}`,
+        `long frame ${l.duration.toFixed(0)} ms (${l.start < inUseFrom ? 'watched' : 'in use'}): script ${l.script.toFixed(0)}, render ${l.render.toFixed(0)} (style+layout ${l.styleLayout.toFixed(0)}), blocking ${l.blocking.toFixed(0)}; the main thread ${mainThreadIn(l.start, l.duration)} — ${l.scripts.join('; ') || 'no script attribution'}`,
       );
+    const mainThreadRows: [string, string, string, string][] =
+      mainThreadSamples.length > 1
+        ? [
+            [
+              "the page's main thread over the steady phase (Linux schedstat, read every 4 ms): running; ready but waiting for a CPU",
+              (() => {
+                const first = mainThreadSamples[0]!;
+                const last = mainThreadSamples.at(-1)!;
+                const span = last.at - first.at;
+                return `${((100 * (last.runMs - first.runMs)) / span).toFixed(0)}%; ${((100 * (last.waitMs - first.waitMs)) / span).toFixed(0)}% of ${(span / 1000).toFixed(1)} s`;
+              })(),
+              '(context)',
+              '',
+            ],
+            [
+              'long animation frames > 50 ms (watched and in use): the main thread in each',
+              loafOver50
+                .map((l) => `${l.duration.toFixed(0)} ms: ${mainThreadIn(l.start, l.duration)}`)
+                .join('; ') || 'none',
+              '(context)',
+              '',
+            ],
+          ]
+        : [];
     const worstLoaf = Math.max(0, ...watched.longFrames);
     const results = {
       frameP50: percentile(intervals, 50),
@@ -884,6 +928,7 @@ async function main(): Promise<void> {
         ok(results.latencyP95 <= TARGETS.latencyP95),
       ],
       ...(interactions ? [inUseRow(inUse)] : []),
+      ...mainThreadRows,
       [
         'server timestamp → paint p50 / p95',
         `${ms(results.serverP50)} / ${ms(results.serverP95)}`,

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  busiestRenderer,
+  parseSchedstat,
+  sampleThread,
+  scheduleBetween,
+} from './thread-schedule.ts';
+
+describe('parseSchedstat', () => {
+  it('reads run and wait nanoseconds as ms', () => {
+    expect(parseSchedstat('2500000000 125000000 4180\n')).toEqual({ runMs: 2500, waitMs: 125 });
+  });
+
+  it('refuses text that is not a schedstat line', () => {
+    expect(() => parseSchedstat('')).toThrow(/not a schedstat line/);
+    expect(() => parseSchedstat('ran 5')).toThrow(/not a schedstat line/);
+  });
+});
+
+describe('scheduleBetween', () => {
+  const samples = [
+    { at: 1000, runMs: 100, waitMs: 10 },
+    { at: 1010, runMs: 104, waitMs: 16 },
+    { at: 1020, runMs: 114, waitMs: 16 },
+  ];
+
+  it('takes the counters between two readings, interpolated inside an interval', () => {
+    expect(scheduleBetween(samples, 1000, 1020)).toEqual({ runMs: 14, waitMs: 6 });
+    expect(scheduleBetween(samples, 1005, 1015)).toEqual({ runMs: 7, waitMs: 3 });
+  });
+
+  it('is null for a span the readings do not cover', () => {
+    expect(scheduleBetween(samples, 990, 1010)).toBeNull();
+    expect(scheduleBetween(samples, 1010, 1030)).toBeNull();
+    expect(scheduleBetween([], 0, 1)).toBeNull();
+  });
+});
+
+describe('sampleThread', () => {
+  it('reads how long this process’s main thread ran while it worked', async () => {
+    const sampler = sampleThread(process.pid, process.pid, 2);
+    await new Promise((done) => setTimeout(done, 10));
+    const ownRunMs = () =>
+      parseSchedstat(readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8'))
+        .runMs;
+    const spinFrom = ownRunMs();
+    while (ownRunMs() - spinFrom < 30);
+    await new Promise((done) => setTimeout(done, 10));
+    const samples = sampler.stop();
+    expect(samples.length).toBeGreaterThan(2);
+    const span = scheduleBetween(samples, samples[0]!.at, samples.at(-1)!.at)!;
+    expect(span.runMs).toBeGreaterThanOrEqual(30);
+    expect(span.waitMs).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('busiestRenderer', () => {
+  it('picks the renderer that has used the most CPU', () => {
+    const processInfo = [
+      { type: 'browser', id: 10, cpuTime: 9 },
+      { type: 'renderer', id: 11, cpuTime: 0.2 },
+      { type: 'renderer', id: 12, cpuTime: 4.5 },
+      { type: 'GPU', id: 13, cpuTime: 6 },
+    ];
+    expect(busiestRenderer({ processInfo })).toBe(12);
+    expect(
+      busiestRenderer({ processInfo: processInfo.filter((p) => p.type !== 'renderer') }),
+    ).toBeNull();
+  });
+});
