@@ -735,8 +735,8 @@ async function main(): Promise<void> {
         `${samples.length} interactions driven in ${((Date.now() - steadyStarted) / 1000 - watch).toFixed(1)} s of traffic after ${watch} s watched${trafficEnded ? ' (THE TRAFFIC ENDED BEFORE THEM: a longer --duration is needed)' : ''}; load average ${loads()}`,
       );
     const trafficEndedFirst = trafficEnded;
-    const mainThreadSamples = mainThreadSampler?.stop() ?? [];
     const exitCode = await simulatorDone;
+    const mainThreadSamples = mainThreadSampler?.stop() ?? [];
     const steadySeconds = (Date.now() - steadyStarted) / 1000;
     const scheduled = await scheduledRuns(api, steadyStarted, Date.now());
     const scheduledNote = `desk-snapshot's schedule ran ${scheduled.runs} time(s) in the steady phase (${(scheduled.ms / 1000).toFixed(1)} s in the function)`;
