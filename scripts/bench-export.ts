@@ -24,6 +24,7 @@ import { Seeder } from './lib/seeder.ts';
 import { schema } from './schema.ts';
 import { machineLine, recordEntry } from './lib/bench-record.ts';
 import { median } from './lib/stats.ts';
+import { processMemory } from './lib/process-memory.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,17 +36,6 @@ const { values: args } = parseArgs({
 const ORDERS = Number(args.orders);
 const RUNS = Number(args.runs);
 const DAY = 24 * 3600_000;
-
-function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  try {
-    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(
-      readFileSync(`/proc/${pid}/status`, 'utf8'),
-    );
-    return match ? Number(match[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
 
 /** The runtime processes of a deployment: the backend's children running its build folder. */
 function runtimeProcesses(deploymentId: string): number[] {
@@ -104,10 +94,10 @@ async function exportOnce(
     if (payload.status === 'done' || payload.status === 'failed') finish(at);
   });
 
-  let peakRss = 0;
+  let peakRssMb = 0;
   const sampler = setInterval(() => {
     for (const pid of runtimeProcesses(deploymentId))
-      peakRss = Math.max(peakRss, statusKb(pid, 'VmRSS'));
+      peakRssMb = Math.max(peakRssMb, processMemory(pid)?.rssMb ?? 0);
   }, 20);
   const user = new Client().setEndpoint(endpoint).setProject(projectId).setSession(session);
   const started = performance.now();
@@ -127,7 +117,10 @@ async function exportOnce(
     throw new Error(`export-orders refused: ${execution.responseBody}`);
   const done = await finished;
   clearInterval(sampler);
-  const hwm = Math.max(0, ...runtimeProcesses(deploymentId).map((pid) => statusKb(pid, 'VmHWM')));
+  const peakHwmMb = Math.max(
+    0,
+    ...runtimeProcesses(deploymentId).map((pid) => processMemory(pid)?.peakMb ?? 0),
+  );
   socket.close();
   const last = updates.at(-1)!;
   if (last.status !== 'done') throw new Error(`export failed: ${JSON.stringify(last)}`);
@@ -149,8 +142,8 @@ async function exportOnce(
     functionSeconds: (Date.parse(record.$updatedAt) - Date.parse(record.$createdAt)) / 1000,
     updates: running.length,
     maxGapSeconds: maxGap / 1000,
-    peakRssMb: peakRss / 1024,
-    peakHwmMb: hwm / 1024,
+    peakRssMb,
+    peakHwmMb,
     rows: last.rowCount === rows ? rows : -rows,
   };
 }

@@ -22,6 +22,7 @@ import { describeCpuAnchor, measureCpuAnchor } from './lib/cpu-anchor.ts';
 import { splitSteadyPhase, type SteadyWindow } from './lib/steady-windows.ts';
 import { busiestRenderer, sampleThread, scheduleBetween } from './lib/thread-schedule.ts';
 import type { ProcessInfo } from './lib/process-cpu.ts';
+import { processMemory, type ProcessMemory } from './lib/process-memory.ts';
 import { percentile } from './lib/stats.ts';
 
 /**
@@ -546,6 +547,11 @@ async function main(): Promise<void> {
   });
   await using backend = await startSeeded(seed, { nice: trafficNice });
   log(`backend ${backend.endpoint} (nice ${trafficNice})`);
+  // The backend's memory with the seeded orders: started, after the desk's loads (every order
+  // read), at the traffic's end, after the returning visit.
+  const backendMemory = (): ProcessMemory | null =>
+    backend.pid === null ? null : processMemory(backend.pid);
+  const backendMemoryStarted = backendMemory();
 
   const outDir = mkdtempSync(join(tmpdir(), 'livedesk-bench-app-'));
   process.env.VITE_APPWRITE_ENDPOINT = backend.endpoint;
@@ -648,6 +654,7 @@ async function main(): Promise<void> {
     await sleep(2000);
 
     // Traffic from outside the page: the simulator in its own process.
+    const backendMemoryLoaded = backendMemory();
     log(`simulator: ${rate} events/s for ${duration} s (separate process, nice ${trafficNice})`);
     const [command, ...commandArgs] = withNice(trafficNice, [
       process.execPath,
@@ -737,6 +744,7 @@ async function main(): Promise<void> {
     const trafficEndedFirst = trafficEnded;
     const exitCode = await simulatorDone;
     const mainThreadSamples = mainThreadSampler?.stop() ?? [];
+    const backendMemoryTraffic = backendMemory();
     const steadySeconds = (Date.now() - steadyStarted) / 1000;
     const scheduled = await scheduledRuns(api, steadyStarted, Date.now());
     const scheduledNote = `desk-snapshot's schedule ran ${scheduled.runs} time(s) in the steady phase (${(scheduled.ms / 1000).toFixed(1)} s in the function)`;
@@ -796,6 +804,7 @@ async function main(): Promise<void> {
     });
     log(`returning visit's boot: ${warmBoot}`);
     const warmLive = await liveAt(returning);
+    const backendMemoryEnd = backendMemory();
     // The first table may be the first screen kept with the snapshot: when every order was there.
     const warmRestored = await returning.evaluate(
       () => performance.getEntriesByName('livedesk:snapshot-restored').at(-1)?.startTime ?? NaN,
@@ -929,6 +938,14 @@ async function main(): Promise<void> {
       ],
       ...(interactions ? [inUseRow(inUse)] : []),
       ...mainThreadRows,
+      [
+        `the local backend's memory with ${orders.toLocaleString('en-US')} orders seeded (resident, of it anonymous: heaps and SQLite's page cache; the rest the mapped database file): started; after the desk's loads (every order read); at the traffic's end; after the returning visit; peak`,
+        backendMemoryEnd
+          ? `${[backendMemoryStarted, backendMemoryLoaded, backendMemoryTraffic, backendMemoryEnd].map((m) => (m ? `${m.rssMb.toFixed(0)} MB (${m.anonMb.toFixed(0)})` : 'n/a')).join('; ')}; ${backendMemoryEnd.peakMb.toFixed(0)} MB`
+          : 'not read',
+        '(context)',
+        '',
+      ],
       [
         'server timestamp → paint p50 / p95',
         `${ms(results.serverP50)} / ${ms(results.serverP95)}`,
