@@ -15,6 +15,9 @@ import { generateOrder, orderTimes, type GeneratedOrder } from './lib/order-gene
 import { Random } from './lib/random.ts';
 import { schema, type AttributeSpec, type CollectionSpec } from './schema.ts';
 import { percentile } from './lib/stats.ts';
+import { stopDescendantsOnSignal } from './lib/processes.ts';
+
+stopDescendantsOnSignal();
 
 const { values: args } = parseArgs({
   options: {

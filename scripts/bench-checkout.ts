@@ -11,6 +11,9 @@ import { Provisioner } from './lib/provisioner.ts';
 import { Random } from './lib/random.ts';
 import { schema } from './schema.ts';
 import { percentile } from './lib/stats.ts';
+import { stopDescendantsOnSignal } from './lib/processes.ts';
+
+stopDescendantsOnSignal();
 
 /**
  * `npm run bench:checkout -- [--orders 60] [--warmup 5] [--concurrent 50]`

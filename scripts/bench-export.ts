@@ -25,6 +25,9 @@ import { schema } from './schema.ts';
 import { machineLine, recordEntry } from './lib/bench-record.ts';
 import { median } from './lib/stats.ts';
 import { processMemory } from './lib/process-memory.ts';
+import { stopDescendantsOnSignal } from './lib/processes.ts';
+
+stopDescendantsOnSignal();
 
 const { values: args } = parseArgs({
   options: {

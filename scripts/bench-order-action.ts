@@ -7,6 +7,9 @@ import { numberArg, parseArgs } from './lib/env.ts';
 import { Provisioner } from './lib/provisioner.ts';
 import { schema } from './schema.ts';
 import { percentile } from './lib/stats.ts';
+import { stopDescendantsOnSignal } from './lib/processes.ts';
+
+stopDescendantsOnSignal();
 
 /**
  * `npm run bench:functions -- [--actions 240] [--warmup 24]`

@@ -2,6 +2,9 @@ import { performance } from 'node:perf_hooks';
 import { LocalBackend, type StartedLocalBackend } from './lib/local-backend.ts';
 import { numberArg, parseArgs } from './lib/env.ts';
 import { percentile } from './lib/stats.ts';
+import { stopDescendantsOnSignal } from './lib/processes.ts';
+
+stopDescendantsOnSignal();
 
 /**
  * `npm run bench:realtime -- [--sockets 100] [--writes 300] [--warmup 20] [--source auto|documents|teams]`

@@ -10,6 +10,9 @@ import { Seeder } from './lib/seeder.ts';
 import { schema } from './schema.ts';
 import { machineLine, recordEntry } from './lib/bench-record.ts';
 import { median } from './lib/stats.ts';
+import { stopDescendantsOnSignal } from './lib/processes.ts';
+
+stopDescendantsOnSignal();
 
 /**
  * `npm run bench:repair`: what one run of `repair-orders` costs on a backend seeded with

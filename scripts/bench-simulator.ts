@@ -6,8 +6,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { machineLine, recordEntry } from './lib/bench-record.ts';
 import { numberArg, parseArgs } from './lib/env.ts';
 import { withNice } from './lib/nice.ts';
-import { treeCpuSeconds } from './lib/processes.ts';
+import { stopDescendantsOnSignal, treeCpuSeconds } from './lib/processes.ts';
 import { seededData, startSeeded } from './lib/seeded-data.ts';
+
+stopDescendantsOnSignal();
 
 /**
  * `npm run bench:simulator -- [--orders 100000] [--rate 1000] [--duration 20] [--runs 2]

@@ -34,6 +34,9 @@ import type { PageUpload } from './lib/bench-storage-page.ts';
 import { cpuModel, recordEntry } from './lib/bench-record.ts';
 import { chromiumCpuMs, ownCpuMs, processCpuMs, type ProcessInfo } from './lib/process-cpu.ts';
 import { median } from './lib/stats.ts';
+import { stopDescendantsOnSignal } from './lib/processes.ts';
+
+stopDescendantsOnSignal();
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

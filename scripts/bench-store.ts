@@ -51,6 +51,9 @@ import { numberArg, parseArgs } from './lib/env.ts';
 import { cpuModel } from './lib/bench-record.ts';
 import { fastJsonBigint } from '../src/lib/json-bigint-fast.ts';
 import { median, percentile } from './lib/stats.ts';
+import { stopDescendantsOnSignal } from './lib/processes.ts';
+
+stopDescendantsOnSignal();
 
 /** The app's SDK parser: json-bigint with the native fast path the app's bundle aliases it to. */
 const JSONbig = fastJsonBigint({ useNativeBigInt: true });

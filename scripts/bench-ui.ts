@@ -24,6 +24,9 @@ import { busiestRenderer, sampleThread, scheduleBetween } from './lib/thread-sch
 import type { ProcessInfo } from './lib/process-cpu.ts';
 import { processMemory, type ProcessMemory } from './lib/process-memory.ts';
 import { percentile } from './lib/stats.ts';
+import { stopDescendantsOnSignal } from './lib/processes.ts';
+
+stopDescendantsOnSignal();
 
 /**
  * `npm run bench:ui -- [--orders 100000] [--rate 1000] [--duration 28] [--warmup 3] [--watch 8] [--traffic-nice 15] [--no-interactions] [--no-record] [--profile] [--profile-warm] [--profile-cold] [--profile-interactions] [--trace] [--trace-invalidations] [--trace-cold] [--trace-interactions] [--table-query QUERY] [--data DIR]`

@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import {
   cpuOfStat,
+  descendantsOf,
   groupOfStat,
   listProcesses,
   processesOf,
@@ -66,5 +69,55 @@ describe('treeCpuSeconds', () => {
   it('counts this process', () => {
     expect(treeCpuSeconds(process.pid)).toBeGreaterThan(0);
     expect(treeCpuSeconds(2 ** 30)).toBe(0);
+  });
+});
+
+describe('descendantsOf', () => {
+  it('finds a child this process started, and nothing under a process that is not there', async () => {
+    const child = spawn('sleep', ['30']);
+    try {
+      expect(descendantsOf(process.pid)).toContain(child.pid);
+      expect(descendantsOf(2 ** 30)).toEqual([]);
+    } finally {
+      child.kill();
+      await once(child, 'exit');
+    }
+  });
+});
+
+describe('stopDescendantsOnSignal', () => {
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('on SIGTERM stops what the process started, then exits with 143', async () => {
+    const script = `
+      import { spawn } from 'node:child_process';
+      import { stopDescendantsOnSignal } from ${JSON.stringify(new URL('./processes.ts', import.meta.url).pathname)};
+      stopDescendantsOnSignal();
+      const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
+      console.log(sleeper.pid);
+      setInterval(() => {}, 1000);
+    `;
+    const parent = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const [line] = (await once(parent.stdout!, 'data')) as [Buffer];
+    const sleeper = Number(line.toString().trim());
+    try {
+      expect(alive(sleeper)).toBe(true);
+      parent.kill('SIGTERM');
+      const [code] = (await once(parent, 'exit')) as [number | null];
+      expect(code).toBe(143);
+      for (let i = 0; i < 100 && alive(sleeper); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(alive(sleeper)).toBe(false);
+    } finally {
+      if (alive(sleeper)) process.kill(sleeper, 'SIGKILL');
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { constants } from 'node:os';
 
 /** A running process, as /proc shows it. */
 export interface ProcessInfo {
@@ -90,11 +91,8 @@ export function cpuOfStat(stat: string): ProcessCpu | null {
 /** Clock ticks per second of `/proc` times (`getconf CLK_TCK`; 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-/**
- * CPU seconds (user + system) used so far by process `root` and every live descendant of it
- * (with what their exited children used, once waited for). Linux only; 0 when `root` is gone.
- */
-export function treeCpuSeconds(root: number): number {
+/** Every live process's parent and CPU ticks, by pid (Linux /proc). */
+function processTable(): Map<number, ProcessCpu> {
   const all = new Map<number, ProcessCpu>();
   for (const entry of readdirSync('/proc')) {
     const pid = Number(entry);
@@ -102,12 +100,50 @@ export function treeCpuSeconds(root: number): number {
     const cpu = cpuOfStat(read(`/proc/${pid}/stat`));
     if (cpu) all.set(pid, cpu);
   }
+  return all;
+}
+
+/** The pids of `table` that are `root` or descend from it. */
+function treeOf(table: ReadonlyMap<number, ProcessCpu>, root: number): number[] {
   const inTree = (pid: number): boolean => {
-    for (let at: number | undefined = pid; at !== undefined && at > 0; at = all.get(at)?.parent)
+    for (let at: number | undefined = pid; at !== undefined && at > 0; at = table.get(at)?.parent)
       if (at === root) return true;
     return false;
   };
-  let ticks = 0;
-  for (const [pid, cpu] of all) if (inTree(pid)) ticks += cpu.ticks;
+  return [...table.keys()].filter(inTree);
+}
+
+/**
+ * CPU seconds (user + system) used so far by process `root` and every live descendant of it
+ * (with what their exited children used, once waited for). Linux only; 0 when `root` is gone.
+ */
+export function treeCpuSeconds(root: number): number {
+  const table = processTable();
+  const ticks = treeOf(table, root).reduce((sum, pid) => sum + table.get(pid)!.ticks, 0);
   return ticks / TICKS_PER_SECOND;
+}
+
+/** The live descendants of process `root` (children, their children, …; not `root`). */
+export function descendantsOf(root: number): number[] {
+  return treeOf(processTable(), root).filter((pid) => pid !== root);
+}
+
+/**
+ * Makes SIGINT, SIGTERM and SIGHUP stop what this process started before it ends: SIGTERM to
+ * every live descendant (a browser, a backend, a simulator), then exit with 128 + the signal's
+ * number. A benchmark stopped on its own (`timeout`, a kill of its pid) otherwise leaves them
+ * running, and they load the next one. A terminal's Ctrl-C reaches them anyway.
+ */
+export function stopDescendantsOnSignal(): void {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.once(signal, () => {
+      for (const pid of descendantsOf(process.pid)) {
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          // ended meanwhile
+        }
+      }
+      process.exit(128 + constants.signals[signal]);
+    });
 }
