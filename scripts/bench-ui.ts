@@ -824,44 +824,43 @@ async function main(): Promise<void> {
     const receive = watched.receiveToPaint;
     const server = record.latency.map((l) => l.serverToPaint);
     const loafOver50 = record.loaf.filter((l) => l.duration > 50);
-    const mainThreadIn = (start: number, duration: number) => {
-      const span = scheduleBetween(
-        mainThreadSamples,
-        pageOrigin + start,
-        pageOrigin + start + duration,
-      );
+    const mainThreadIn = (from: number, to: number) => {
+      const span = scheduleBetween(mainThreadSamples, from, to);
       return span
         ? `ran ${span.runMs.toFixed(0)} ms, waited for a CPU ${span.waitMs.toFixed(0)} ms`
         : 'not read';
     };
-    for (const l of loafOver50)
+    const inLongFrames = loafOver50.map((l) =>
+      mainThreadIn(pageOrigin + l.start, pageOrigin + l.start + l.duration),
+    );
+    loafOver50.forEach((l, i) =>
       log(
-        `long frame ${l.duration.toFixed(0)} ms (${l.start < inUseFrom ? 'watched' : 'in use'}): script ${l.script.toFixed(0)}, render ${l.render.toFixed(0)} (style+layout ${l.styleLayout.toFixed(0)}), blocking ${l.blocking.toFixed(0)}; the main thread ${mainThreadIn(l.start, l.duration)} — ${l.scripts.join('; ') || 'no script attribution'}`,
-      );
-    const mainThreadRows: [string, string, string, string][] =
-      mainThreadSamples.length > 1
-        ? [
-            [
-              "the page's main thread over the steady phase (Linux schedstat, read every 4 ms): running; ready but waiting for a CPU",
-              (() => {
-                const first = mainThreadSamples[0]!;
-                const last = mainThreadSamples.at(-1)!;
-                const span = last.at - first.at;
-                return `${((100 * (last.runMs - first.runMs)) / span).toFixed(0)}%; ${((100 * (last.waitMs - first.waitMs)) / span).toFixed(0)}% of ${(span / 1000).toFixed(1)} s`;
-              })(),
-              '(context)',
-              '',
-            ],
-            [
-              'long animation frames > 50 ms (watched and in use): the main thread in each',
-              loafOver50
-                .map((l) => `${l.duration.toFixed(0)} ms: ${mainThreadIn(l.start, l.duration)}`)
-                .join('; ') || 'none',
-              '(context)',
-              '',
-            ],
-          ]
-        : [];
+        `long frame ${l.duration.toFixed(0)} ms (${l.start < inUseFrom ? 'watched' : 'in use'}): script ${l.script.toFixed(0)}, render ${l.render.toFixed(0)} (style+layout ${l.styleLayout.toFixed(0)}), blocking ${l.blocking.toFixed(0)}; the main thread ${inLongFrames[i]} — ${l.scripts.join('; ') || 'no script attribution'}`,
+      ),
+    );
+    const firstSample = mainThreadSamples[0];
+    const lastSample = mainThreadSamples.at(-1);
+    const steadySpanMs = firstSample && lastSample ? lastSample.at - firstSample.at : 0;
+    const steadyMainThread =
+      steadySpanMs > 0 ? scheduleBetween(mainThreadSamples, firstSample!.at, lastSample!.at) : null;
+    const mainThreadRows: [string, string, string, string][] = steadyMainThread
+      ? [
+          [
+            "the page's main thread over the steady phase (Linux schedstat, read every 4 ms): running; ready but waiting for a CPU",
+            `${((100 * steadyMainThread.runMs) / steadySpanMs).toFixed(0)}%; ${((100 * steadyMainThread.waitMs) / steadySpanMs).toFixed(0)}% of ${(steadySpanMs / 1000).toFixed(1)} s`,
+            '(context)',
+            '',
+          ],
+          [
+            'long animation frames > 50 ms (watched and in use): the main thread in each',
+            loafOver50
+              .map((l, i) => `${l.duration.toFixed(0)} ms: ${inLongFrames[i]}`)
+              .join('; ') || 'none',
+            '(context)',
+            '',
+          ],
+        ]
+      : [];
     const worstLoaf = Math.max(0, ...watched.longFrames);
     const results = {
       frameP50: percentile(intervals, 50),
