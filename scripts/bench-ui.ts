@@ -7,7 +7,7 @@ import { Client } from 'node-appwrite';
 import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
 import { freePort } from './lib/free-port.ts';
-import { withNice } from './lib/nice.ts';
+import { setOwnThreadsNice, withNice } from './lib/nice.ts';
 import { parseProgress, rateSince } from './lib/traffic-rate.ts';
 import type { BenchRecord } from '../src/lib/bench.ts';
 import { formatTableQuery, readTableQuery } from '../src/features/orders/table-query.ts';
@@ -20,7 +20,13 @@ import { cpuModel, recordEntry } from './lib/bench-record.ts';
 import { snapshotWriteSummary } from './lib/snapshot-writes.ts';
 import { describeCpuAnchor, measureCpuAnchor } from './lib/cpu-anchor.ts';
 import { splitSteadyPhase, type SteadyWindow } from './lib/steady-windows.ts';
-import { busiestRenderer, sampleThread, scheduleBetween } from './lib/thread-schedule.ts';
+import {
+  busiestRenderer,
+  sampleSteal,
+  sampleThread,
+  scheduleBetween,
+  stealBetween,
+} from './lib/thread-schedule.ts';
 import type { ProcessInfo } from './lib/process-cpu.ts';
 import { processMemory, type ProcessMemory } from './lib/process-memory.ts';
 import { percentile } from './lib/stats.ts';
@@ -511,6 +517,15 @@ function inUseRow(window: SteadyWindow): [string, string, string, string] {
   ];
 }
 
+/** This process's threads back at `nice` (raising a priority needs privileges: kept lower without). */
+function restoreOwnNice(nice: number): void {
+  try {
+    setOwnThreadsNice(nice);
+  } catch (error) {
+    log(`this process stays at its lower priority: ${(error as Error).message}`);
+  }
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const orders = numberArg(args, 'orders', 100_000, { min: 1, max: 1_000_000 });
@@ -712,6 +727,12 @@ async function main(): Promise<void> {
       b.recording = true;
     });
     const steadyStarted = Date.now();
+    // This process (its readings below, its garbage collection) yields the CPUs to the page as
+    // the traffic does while the page is recorded: it observes the desk and is no part of it.
+    const ownNice = trafficNice > 0 ? setOwnThreadsNice(trafficNice) : null;
+    // The machine's steal time (its CPUs' time the hypervisor gave to other machines), read
+    // from before the main thread's first reading to after its last.
+    const stealSampler = sampleSteal();
     // The page's main thread, read every few ms: in a long frame, how long it ran and how long
     // it was ready but waited for a CPU.
     const rendererPid = busiestRenderer(
@@ -747,6 +768,8 @@ async function main(): Promise<void> {
     const trafficEndedFirst = trafficEnded;
     const exitCode = await simulatorDone;
     const mainThreadSamples = mainThreadSampler?.stop() ?? [];
+    const stealSamples = stealSampler.stop();
+    if (ownNice !== null) restoreOwnNice(ownNice);
     const backendMemoryTraffic = backendMemory();
     const steadySeconds = (Date.now() - steadyStarted) / 1000;
     const scheduled = await scheduledRuns(api, steadyStarted, Date.now());
@@ -826,8 +849,9 @@ async function main(): Promise<void> {
     const loafOver50 = record.loaf.filter((l) => l.duration > 50);
     const mainThreadIn = (from: number, to: number) => {
       const span = scheduleBetween(mainThreadSamples, from, to);
+      const steal = stealBetween(stealSamples, from, to);
       return span
-        ? `ran ${span.runMs.toFixed(0)} ms, waited for a CPU ${span.waitMs.toFixed(0)} ms`
+        ? `ran ${span.runMs.toFixed(0)} ms, waited for a CPU ${span.waitMs.toFixed(0)} ms${steal === null ? '' : ` (steal ${steal.toFixed(0)} ms)`}`
         : 'not read';
     };
     const inLongFrames = loafOver50.map((l) =>
@@ -843,16 +867,22 @@ async function main(): Promise<void> {
     const steadySpanMs = firstSample && lastSample ? lastSample.at - firstSample.at : 0;
     const steadyMainThread =
       steadySpanMs > 0 ? scheduleBetween(mainThreadSamples, firstSample!.at, lastSample!.at) : null;
+    const steadySteal =
+      steadySpanMs > 0 ? stealBetween(stealSamples, firstSample!.at, lastSample!.at) : null;
+    const stealShare =
+      steadySteal === null
+        ? ''
+        : `; the machine's steal ${((100 * steadySteal) / (steadySpanMs * cpus().length)).toFixed(1)}% of its ${cpus().length} CPUs' time`;
     const mainThreadRows: [string, string, string, string][] = steadyMainThread
       ? [
           [
-            "the page's main thread over the steady phase (Linux schedstat, read every 4 ms): running; ready but waiting for a CPU",
-            `${((100 * steadyMainThread.runMs) / steadySpanMs).toFixed(0)}%; ${((100 * steadyMainThread.waitMs) / steadySpanMs).toFixed(0)}% of ${(steadySpanMs / 1000).toFixed(1)} s`,
+            "the page's main thread over the steady phase (Linux schedstat, read every 4 ms): running; ready but waiting for a CPU; the machine's steal (/proc/stat: its CPUs' time its hypervisor gave to other machines)",
+            `${((100 * steadyMainThread.runMs) / steadySpanMs).toFixed(0)}%; ${((100 * steadyMainThread.waitMs) / steadySpanMs).toFixed(0)}% of ${(steadySpanMs / 1000).toFixed(1)} s${stealShare}`,
             '(context)',
             '',
           ],
           [
-            'long animation frames > 50 ms (watched and in use): the main thread in each',
+            "long animation frames > 50 ms (watched and in use): the main thread in each (steal: the machine's in that frame, all CPUs, in 10 ms ticks)",
             loafOver50
               .map((l, i) => `${l.duration.toFixed(0)} ms: ${inLongFrames[i]}`)
               .join('; ') || 'none',

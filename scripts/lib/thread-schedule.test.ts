@@ -3,8 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   busiestRenderer,
   parseSchedstat,
+  parseStealMs,
+  sampleSteal,
   sampleThread,
   scheduleBetween,
+  stealBetween,
 } from './thread-schedule.ts';
 
 describe('parseSchedstat', () => {
@@ -67,5 +70,50 @@ describe('busiestRenderer', () => {
     expect(
       busiestRenderer({ processInfo: processInfo.filter((p) => p.type !== 'renderer') }),
     ).toBeNull();
+  });
+});
+
+describe('parseStealMs', () => {
+  const procStat = [
+    'cpu  880923 190150 225284 1036609 11367 0 12799 1660 0 0',
+    'cpu0 454407 66735 104842 545966 2946 0 4116 815 0 0',
+    'intr 1 2 3',
+  ].join('\n');
+
+  it('reads the steal ticks of the cpu line as ms', () => {
+    expect(parseStealMs(procStat)).toBe(16_600);
+  });
+
+  it('refuses text without a cpu line or its steal column', () => {
+    expect(() => parseStealMs('intr 1 2 3')).toThrow(/no steal time/);
+    expect(() => parseStealMs('cpu  1 2 3 4')).toThrow(/no steal time/);
+  });
+
+  it("reads this machine's /proc/stat", () => {
+    expect(parseStealMs(readFileSync('/proc/stat', 'utf8'))).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('stealBetween', () => {
+  it('takes the steal between two moments, interpolated inside an interval', () => {
+    const samples = [
+      { at: 1000, stealMs: 50 },
+      { at: 1020, stealMs: 70 },
+    ];
+    expect(stealBetween(samples, 1005, 1015)).toBe(10);
+    expect(stealBetween(samples, 990, 1015)).toBeNull();
+  });
+});
+
+describe('sampleSteal', () => {
+  it('reads a counter that never goes back', async () => {
+    const sampler = sampleSteal(2);
+    await new Promise((done) => setTimeout(done, 20));
+    const samples = sampler.stop();
+    expect(samples.length).toBeGreaterThan(2);
+    for (let i = 1; i < samples.length; i++) {
+      expect(samples[i]!.at).toBeGreaterThanOrEqual(samples[i - 1]!.at);
+      expect(samples[i]!.stealMs).toBeGreaterThanOrEqual(samples[i - 1]!.stealMs);
+    }
   });
 });

@@ -36,24 +36,38 @@ export function scheduleBetween(
   from: number,
   to: number,
 ): ScheduleSpan | null {
-  const start = counterAt(samples, from);
-  const end = counterAt(samples, to);
-  if (!start || !end) return null;
-  return { runMs: end.runMs - start.runMs, waitMs: end.waitMs - start.waitMs };
+  const runMs = counterBetween(samples, from, to, (s) => s.runMs);
+  const waitMs = counterBetween(samples, from, to, (s) => s.waitMs);
+  return runMs === null || waitMs === null ? null : { runMs, waitMs };
 }
 
-function counterAt(samples: readonly ScheduleSample[], at: number): ScheduleSpan | null {
+/**
+ * How much the counter `read` of `samples` (in time order) grew between `from` and `to` (epoch
+ * ms), taken as growing evenly between two readings; null when the samples do not cover the span.
+ */
+function counterBetween<T extends { at: number }>(
+  samples: readonly T[],
+  from: number,
+  to: number,
+  read: (sample: T) => number,
+): number | null {
+  const start = counterAt(samples, from, read);
+  const end = counterAt(samples, to, read);
+  return start === null || end === null ? null : end - start;
+}
+
+function counterAt<T extends { at: number }>(
+  samples: readonly T[],
+  at: number,
+  read: (sample: T) => number,
+): number | null {
   const hi = samples.findIndex((s) => s.at >= at);
   if (hi < 0) return null;
-  if (samples[hi]!.at === at) return samples[hi]!;
+  if (samples[hi]!.at === at) return read(samples[hi]!);
   if (hi === 0) return null;
   const a = samples[hi - 1]!;
   const b = samples[hi]!;
-  const share = (at - a.at) / (b.at - a.at);
-  return {
-    runMs: a.runMs + share * (b.runMs - a.runMs),
-    waitMs: a.waitMs + share * (b.waitMs - a.waitMs),
-  };
+  return read(a) + ((at - a.at) / (b.at - a.at)) * (read(b) - read(a));
 }
 
 /** A running {@link sampleThread}: `stop` ends it and returns its readings. */
@@ -98,4 +112,64 @@ export function busiestRenderer(info: ProcessInfo): number | null {
   const renderers = info.processInfo.filter((p) => p.type === 'renderer');
   if (renderers.length === 0) return null;
   return renderers.reduce((a, b) => (b.cpuTime > a.cpuTime ? b : a)).id;
+}
+
+/** The machine's steal time at one moment: CPU time its hypervisor gave to others. */
+export interface StealSample {
+  /** When it was read (ms since the epoch, fractional). */
+  at: number;
+  /** Steal time so far, summed over the machine's CPUs (ms). */
+  stealMs: number;
+}
+
+/** Linux reports `/proc/stat` in USER_HZ ticks, 100 a second on every architecture it runs on. */
+const MS_PER_TICK = 10;
+
+/**
+ * The steal time (ms, all CPUs) in the text of `/proc/stat`: the eighth number of its `cpu`
+ * line, the time the hypervisor ran something else while one of the machine's virtual CPUs had
+ * work (0 on a machine that is not a virtual one).
+ */
+export function parseStealMs(procStat: string): number {
+  const line = procStat.split('\n').find((l) => l.startsWith('cpu '));
+  const steal = Number(line?.trim().split(/\s+/)[8]);
+  if (!Number.isFinite(steal))
+    throw new Error(`no steal time in /proc/stat: ${line ?? '(no cpu line)'}`);
+  return steal * MS_PER_TICK;
+}
+
+/** The machine's steal time (ms, all CPUs) between `from` and `to` (epoch ms); null when not covered. */
+export function stealBetween(
+  samples: readonly StealSample[],
+  from: number,
+  to: number,
+): number | null {
+  return counterBetween(samples, from, to, (s) => s.stealMs);
+}
+
+/** A running {@link sampleSteal}: `stop` ends it and returns its readings. */
+export interface StealSampler {
+  stop(): StealSample[];
+}
+
+/**
+ * Reads the machine's steal time every `everyMs` until stopped (its counter moves in 10 ms
+ * ticks, so a span's figure is good to about that). Linux only.
+ */
+export function sampleSteal(everyMs = 10): StealSampler {
+  const samples: StealSample[] = [];
+  const read = () =>
+    samples.push({
+      at: performance.timeOrigin + performance.now(),
+      stealMs: parseStealMs(readFileSync('/proc/stat', 'utf8')),
+    });
+  const timer = setInterval(read, everyMs);
+  read();
+  return {
+    stop() {
+      clearInterval(timer);
+      read();
+      return samples;
+    },
+  };
 }
