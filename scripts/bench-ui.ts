@@ -43,7 +43,10 @@ stopDescendantsOnSignal();
  * connection) with the manager's orders table on screen, then the simulator at `--rate` events/s
  * for `--duration` s in a separate process, so the traffic comes from outside the page over the
  * real realtime socket. The backend, its function runtimes and the simulator run at nice
- * `--traffic-nice` (0: the same priority as the browser).
+ * `--traffic-nice` (0: the same priority as the browser), and so does this process while the page
+ * is recorded (it observes; it is no part of the seller's machine). Each long frame is reported
+ * with how long the page's main thread ran in it, waited for a CPU, and how much CPU time the
+ * hypervisor gave to other machines (steal).
  * Measured in the page (hooks on with `?bench=1` only): rAF frame intervals, long animation
  * frames over 50 ms, event-to-paint latency (receive → paint on the page's clock, and the event's
  * server timestamp → paint on the wall clock), navigation → first painted table with all orders;
