@@ -70,37 +70,45 @@ function counterAt<T extends { at: number }>(
   return read(a) + ((at - a.at) / (b.at - a.at)) * (read(b) - read(a));
 }
 
-/** A running {@link sampleThread}: `stop` ends it and returns its readings. */
-export interface ThreadSampler {
-  stop(): ScheduleSample[];
+/** Readings being taken ({@link sampleThread}, {@link sampleSteal}): `stop` ends them and returns them. */
+export interface Sampler<T> {
+  stop(): T[];
 }
+
+/** Takes a reading now and every `everyMs` until stopped, or until `read` returns null. */
+function sampleEvery<T>(read: () => T | null, everyMs: number): Sampler<T> {
+  const samples: T[] = [];
+  const take = () => {
+    const sample = read();
+    if (sample === null) clearInterval(timer);
+    else samples.push(sample);
+  };
+  const timer = setInterval(take, everyMs);
+  take();
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return samples;
+    },
+  };
+}
+
+const now = () => performance.timeOrigin + performance.now();
 
 /**
  * Reads the scheduler counters of thread `tid` of process `pid` every `everyMs` until stopped
  * (a thread that has ended stops the readings). Linux only.
  */
-export function sampleThread(pid: number, tid: number, everyMs = 4): ThreadSampler {
+export function sampleThread(pid: number, tid: number, everyMs = 4): Sampler<ScheduleSample> {
   const path = `/proc/${pid}/task/${tid}/schedstat`;
-  const samples: ScheduleSample[] = [];
-  const read = () => {
+  return sampleEvery(() => {
     try {
-      samples.push({
-        at: performance.timeOrigin + performance.now(),
-        ...parseSchedstat(readFileSync(path, 'utf8')),
-      });
+      return { at: now(), ...parseSchedstat(readFileSync(path, 'utf8')) };
     } catch {
-      clearInterval(timer);
+      return null;
     }
-  };
-  const timer = setInterval(read, everyMs);
-  read();
-  return {
-    stop() {
-      clearInterval(timer);
-      read();
-      return samples;
-    },
-  };
+  }, everyMs);
 }
 
 /**
@@ -147,29 +155,13 @@ export function stealBetween(
   return counterBetween(samples, from, to, (s) => s.stealMs);
 }
 
-/** A running {@link sampleSteal}: `stop` ends it and returns its readings. */
-export interface StealSampler {
-  stop(): StealSample[];
-}
-
 /**
  * Reads the machine's steal time every `everyMs` until stopped (its counter moves in 10 ms
  * ticks, so a span's figure is good to about that). Linux only.
  */
-export function sampleSteal(everyMs = 10): StealSampler {
-  const samples: StealSample[] = [];
-  const read = () =>
-    samples.push({
-      at: performance.timeOrigin + performance.now(),
-      stealMs: parseStealMs(readFileSync('/proc/stat', 'utf8')),
-    });
-  const timer = setInterval(read, everyMs);
-  read();
-  return {
-    stop() {
-      clearInterval(timer);
-      read();
-      return samples;
-    },
-  };
+export function sampleSteal(everyMs = 10): Sampler<StealSample> {
+  return sampleEvery(
+    () => ({ at: now(), stealMs: parseStealMs(readFileSync('/proc/stat', 'utf8')) }),
+    everyMs,
+  );
 }
