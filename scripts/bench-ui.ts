@@ -872,10 +872,11 @@ async function main(): Promise<void> {
       steadySpanMs > 0 ? scheduleBetween(mainThreadSamples, firstSample!.at, lastSample!.at) : null;
     const steadySteal =
       steadySpanMs > 0 ? stealBetween(stealSamples, firstSample!.at, lastSample!.at) : null;
+    const cpuCount = cpus().length;
     const stealShare =
       steadySteal === null
         ? ''
-        : `; the machine's steal ${((100 * steadySteal) / (steadySpanMs * cpus().length)).toFixed(1)}% of its ${cpus().length} CPUs' time`;
+        : `; the machine's steal ${((100 * steadySteal) / (steadySpanMs * cpuCount)).toFixed(1)}% of its ${cpuCount} CPUs' time`;
     const mainThreadRows: [string, string, string, string][] = steadyMainThread
       ? [
           [

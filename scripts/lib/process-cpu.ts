@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 /** Clock ticks per second of /proc's CPU counters (`getconf CLK_TCK`: 100 on Linux). */
-const TICKS_PER_SECOND = 100;
+export const TICKS_PER_SECOND = 100;
 
 /**
  * CPU time (user + system, ms) from the text of `/proc/<pid>/stat`: fields 14 and 15 counted

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { constants } from 'node:os';
+import { TICKS_PER_SECOND } from './process-cpu.ts';
 
 /** A running process, as /proc shows it. */
 export interface ProcessInfo {
@@ -87,9 +88,6 @@ export function cpuOfStat(stat: string): ProcessCpu | null {
   const [parent, ...times] = numbers as [number, ...number[]];
   return { parent, ticks: times.reduce((sum, value) => sum + value, 0) };
 }
-
-/** Clock ticks per second of `/proc` times (`getconf CLK_TCK`; 100 on Linux). */
-const TICKS_PER_SECOND = 100;
 
 /** Every live process's parent and CPU ticks, by pid (Linux /proc). */
 function processTable(): Map<number, ProcessCpu> {

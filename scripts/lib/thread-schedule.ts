@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { ProcessInfo } from './process-cpu.ts';
+import { TICKS_PER_SECOND, type ProcessInfo } from './process-cpu.ts';
 
 /** A thread's scheduler counters at one moment (Linux `/proc/<pid>/task/<tid>/schedstat`). */
 export interface ScheduleSample {
@@ -130,9 +130,6 @@ export interface StealSample {
   stealMs: number;
 }
 
-/** Linux reports `/proc/stat` in USER_HZ ticks, 100 a second on every architecture it runs on. */
-const MS_PER_TICK = 10;
-
 /**
  * The steal time (ms, all CPUs) in the text of `/proc/stat`: the eighth number of its `cpu`
  * line, the time the hypervisor ran something else while one of the machine's virtual CPUs had
@@ -143,7 +140,7 @@ export function parseStealMs(procStat: string): number {
   const steal = Number(line?.trim().split(/\s+/)[8]);
   if (!Number.isFinite(steal))
     throw new Error(`no steal time in /proc/stat: ${line ?? '(no cpu line)'}`);
-  return steal * MS_PER_TICK;
+  return (steal * 1000) / TICKS_PER_SECOND;
 }
 
 /** The machine's steal time (ms, all CPUs) between `from` and `to` (epoch ms); null when not covered. */
